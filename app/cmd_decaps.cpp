@@ -1,0 +1,51 @@
+// pqkem decaps: the shared secret from a secret key and a ciphertext.
+#include "commands.hpp"
+
+namespace pqkem::cli {
+
+CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
+  auto* cmd =
+      app.add_subcommand("decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; optional for an expanded secret key (inferred from its length), required "
+                       "for a seed. If given, the inputs must fit it");
+  cmd->add_option("--sk", opts.sk_path, "Secret key to read: expanded key or private seed, hex or raw (- for stdin)")
+      ->required()
+      ->option_text("PATH REQUIRED");
+  cmd->add_option("--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)")
+      ->required()
+      ->option_text("PATH REQUIRED");
+  cmd->add_option("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)")
+      ->required()
+      ->option_text("PATH REQUIRED");
+  add_format_option(*cmd, opts.format);
+  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
+  cmd->footer(
+      "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
+      "ciphertext is not an error: implicit rejection yields an unrelated shared secret.\n\n"
+      "Examples:\n"
+      "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
+      "  pqkem decaps -a ML-KEM-768 --sk seed.hex --ct msg.ct --ss - --format hex\n");
+  return cmd;
+}
+
+void run_decaps(const DecapsOptions& opts) {
+  const auto algorithm = parse_algorithm(opts.algorithm);
+  const std::vector<PathArg> inputs{{opts.sk_path, "--sk"}, {opts.ct_path, "--ct"}};
+  const std::vector<PathArg> outputs{{opts.ss_path, "--ss"}};
+  check_path_roles(inputs, outputs);
+  check_output(outputs[0], opts.format, opts.force);
+
+  const auto key = read_secret_key(opts.sk_path, algorithm);
+  const Scheme s = key.first;
+  const SecretBytes& sk = key.second;
+  const Bytes ct = read_ciphertext(opts.ct_path, s);
+  const SecretBytes ss =
+      with_file_context("decapsulation failed", input_name(opts.ct_path), [&] { return decaps(s, sk, ct); });
+
+  std::vector<PendingOutput> pending;
+  pending.push_back({outputs[0], encode_output(ss.view(), opts.format), true});
+  write_outputs(pending, opts.force);
+}
+
+}  // namespace pqkem::cli

@@ -1,0 +1,244 @@
+// Options and input handling shared by the subcommands. Nothing here names an algorithm:
+// everything comes from pqkem::all_schemes(), so new schemes work without a CLI change.
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+
+namespace pqkem::cli {
+namespace {
+
+/// The three kinds of key material an input can be, with their sizes per scheme.
+enum class Part { public_key, secret_key, ciphertext };
+
+const char* part_name(Part p) noexcept {
+  switch (p) {
+    case Part::public_key:
+      return "public key";
+    case Part::secret_key:
+      return "secret key";
+    case Part::ciphertext:
+      return "ciphertext";
+  }
+  return "input";
+}
+
+std::size_t size_of(const SchemeInfo& info, Part p) noexcept {
+  switch (p) {
+    case Part::public_key:
+      return info.pk_bytes;
+    case Part::secret_key:
+      return info.sk_bytes;
+    case Part::ciphertext:
+      return info.ct_bytes;
+  }
+  return 0;
+}
+
+/// The scheme whose `p` has exactly `n` bytes, if exactly one does.
+std::optional<Scheme> scheme_of_size(Part p, std::size_t n) noexcept {
+  switch (p) {
+    case Part::public_key:
+      return scheme_from_pk_size(n);
+    case Part::secret_key:
+      return scheme_from_sk_size(n);
+    case Part::ciphertext:
+      return scheme_from_ct_size(n);
+  }
+  return std::nullopt;
+}
+
+/// "800, 1184 or 1568 bytes"
+std::string list_sizes(Part p) {
+  std::vector<std::size_t> sizes;
+  for (const auto& info : all_schemes()) sizes.push_back(size_of(info, p));
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  std::string out;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (i > 0) out += i + 1 == sizes.size() ? " or " : ", ";
+    out += std::to_string(sizes[i]);
+  }
+  return out + " bytes";
+}
+
+const char* how_read(const Decoded& d) noexcept { return d.from_hex ? "read as hex" : "read as raw bytes"; }
+
+/// Exit 1: `d` (from `file`) has no acceptable length for `p`. `expected` is the scheme it
+/// had to fit, if known; `extra` describes other accepted forms (" or a 64-byte seed").
+[[noreturn]] void wrong_length(Part p, const Decoded& d, std::optional<Scheme> expected, const std::string& extra,
+                               const std::string& file) {
+  const std::size_t n = d.bytes.size();
+  if (expected) {
+    const auto& info = scheme_info(*expected);
+    const auto other = scheme_of_size(p, n);
+    if (other && *other != *expected)
+      throw_failure(
+          fmt::format("{} has {} bytes ({}), the size of a {} for {}; {} needs {} bytes{}", part_name(p), n,
+                      how_read(d), part_name(p), scheme_info(*other).name, info.name, size_of(info, p), extra),
+          file);
+    throw_failure(fmt::format("{} has {} bytes ({}); {} needs {} bytes{}", part_name(p), n, how_read(d), info.name,
+                              size_of(info, p), extra),
+                  file);
+  }
+  throw_failure(fmt::format("{} has {} bytes ({}); no algorithm has a {} of that size (expected {}{})", part_name(p), n,
+                            how_read(d), part_name(p), list_sizes(p), extra),
+                file);
+}
+
+/// The seed size of `s` if keys of `s` can be given as a seed that keygen_derand expands.
+std::optional<std::size_t> seed_size(Scheme s) noexcept {
+  const auto& info = scheme_info(s);
+  if (info.seed_bytes == 0 || info.seed_bytes != info.keygen_coin_bytes()) return std::nullopt;
+  return info.seed_bytes;
+}
+
+}  // namespace
+
+void add_format_option(CLI::App& cmd, Format& format) {
+  const CLI::Validator bin_or_hex(
+      [](std::string& value) -> std::string {
+        std::string lower = value;
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower != "bin" && lower != "hex") return "must be bin or hex, not '" + value + "'";
+        value = lower;
+        return {};
+      },
+      "bin|hex");
+  cmd.add_option_function<std::string>(
+         "--format", [&format](const std::string& value) { format = value == "hex" ? Format::hex : Format::bin; },
+         "Output format: bin (raw bytes, the default) or hex (lower-case, one line, trailing newline). "
+         "Inputs are always auto-detected (hex or raw).")
+      ->option_text("bin|hex")
+      ->transform(bin_or_hex.description(""));
+}
+
+CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help) {
+  return cmd.add_option("-a,--algorithm", algorithm, help)->option_text("ALG");
+}
+
+void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what) {
+  cmd.add_option("--coins", coins,
+                 fmt::format("FOR TESTING ONLY: makes the operation deterministic by supplying exactly the random "
+                             "bytes it would draw ({}), as hex or as @FILE (hex or raw; @- for stdin). A wrong "
+                             "length is an error. Never use fixed coins for real keys or secrets.",
+                             what))
+      ->option_text("HEX|@FILE");
+}
+
+std::string algorithm_names() {
+  std::string out;
+  for (const auto& info : all_schemes()) {
+    if (!out.empty()) out += ", ";
+    out += info.name;
+  }
+  return out;
+}
+
+std::optional<Scheme> parse_algorithm(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  if (const auto s = parse_scheme(name)) return s;
+  // Show the name only if printable: it came from the command line, but keep the line clean.
+  const bool printable = std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+  throw_usage(fmt::format("unknown algorithm '{}'; this build implements {} (see 'pqkem list')",
+                          printable ? name : std::string("?"), algorithm_names()));
+}
+
+CoinsArg::CoinsArg(const std::string& spec) {
+  if (spec.empty()) return;
+  m_given = true;
+  if (spec.front() == '@') {
+    m_file = spec.substr(1);
+    if (m_file.empty()) throw_usage("--coins @FILE needs a file name (or @- for stdin)");
+    return;
+  }
+  m_inline = parse_hex(spec);
+  if (!m_inline) throw_usage("--coins must be hex with an even number of digits, or @FILE");
+}
+
+SecretBytes CoinsArg::load(std::size_t needed, const std::string& operation) const {
+  if (m_inline) {
+    if (m_inline->size() != needed)
+      throw_usage(fmt::format("--coins has {} bytes; {} needs exactly {} bytes ({} hex digits)", m_inline->size(),
+                              operation, needed, 2 * needed));
+    return m_inline->clone();
+  }
+  auto decoded = decode_input(
+      read_input(m_file), [needed](std::size_t n) { return n == needed; }, input_name(m_file));
+  if (decoded.bytes.size() != needed)
+    throw_failure(fmt::format("coins have {} bytes ({}); {} needs exactly {} bytes", decoded.bytes.size(),
+                              how_read(decoded), operation, needed),
+                  input_name(m_file));
+  return std::move(decoded.bytes);
+}
+
+std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<Scheme> algorithm) {
+  const std::string file = input_name(path);
+  const auto fits = [&](std::size_t n) {
+    return algorithm ? n == scheme_info(*algorithm).pk_bytes : scheme_from_pk_size(n).has_value();
+  };
+  auto decoded = decode_input(read_input(path), fits, file);
+  if (!fits(decoded.bytes.size())) wrong_length(Part::public_key, decoded, algorithm, "", file);
+  const Scheme s = algorithm ? *algorithm : *scheme_from_pk_size(decoded.bytes.size());
+  Bytes pk(decoded.bytes.view().begin(), decoded.bytes.view().end());
+  with_file_context(fmt::format("not a valid {} public key", scheme_info(s).name), file,
+                    [&] { check_public_key(s, pk); });
+  return {s, std::move(pk)};
+}
+
+std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm) {
+  const std::string file = input_name(path);
+  const auto is_seed_size = [&](std::size_t n) {
+    if (algorithm) return seed_size(*algorithm) == n;
+    return std::any_of(all_schemes().begin(), all_schemes().end(),
+                       [&](const SchemeInfo& i) { return seed_size(i.scheme) == n; });
+  };
+  const auto is_key_size = [&](std::size_t n) {
+    return algorithm ? n == scheme_info(*algorithm).sk_bytes : scheme_from_sk_size(n).has_value();
+  };
+  const auto fits = [&](std::size_t n) { return is_key_size(n) || is_seed_size(n); };
+  auto decoded = decode_input(read_input(path), fits, file);
+  const std::size_t n = decoded.bytes.size();
+
+  if (is_key_size(n)) {
+    const Scheme s = algorithm ? *algorithm : *scheme_from_sk_size(n);
+    with_file_context(fmt::format("not a valid {} secret key", scheme_info(s).name), file,
+                      [&] { check_secret_key(s, decoded.bytes); });
+    return {s, std::move(decoded.bytes)};
+  }
+  if (is_seed_size(n)) {
+    if (!algorithm)
+      throw_usage(fmt::format("secret key is a {}-byte seed, which does not reveal its parameter set; give -a ALG", n),
+                  file);
+    auto keys = with_file_context("cannot expand the secret key seed", file,
+                                  [&] { return keygen_derand(*algorithm, decoded.bytes); });
+    return {*algorithm, std::move(keys.sk)};
+  }
+  std::string extra;
+  if (algorithm) {
+    if (const auto seed = seed_size(*algorithm)) extra = fmt::format(", or a {}-byte seed", *seed);
+  } else {
+    std::vector<std::size_t> seeds;
+    for (const auto& info : all_schemes()) {
+      if (const auto seed = seed_size(info.scheme)) seeds.push_back(*seed);
+    }
+    std::sort(seeds.begin(), seeds.end());
+    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+    for (const auto seed : seeds) extra += fmt::format(", or a {}-byte seed with -a", seed);
+  }
+  wrong_length(Part::secret_key, decoded, algorithm, extra, file);
+}
+
+Bytes read_ciphertext(const std::string& path, Scheme s) {
+  const std::string file = input_name(path);
+  const std::size_t want = scheme_info(s).ct_bytes;
+  auto decoded = decode_input(
+      read_input(path), [want](std::size_t n) { return n == want; }, file);
+  if (decoded.bytes.size() != want) wrong_length(Part::ciphertext, decoded, s, "", file);
+  return Bytes(decoded.bytes.view().begin(), decoded.bytes.view().end());
+}
+
+}  // namespace pqkem::cli

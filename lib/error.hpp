@@ -1,0 +1,33 @@
+// pqkem: the one exception type the library throws.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace pqkem {
+
+/// What went wrong. Each value is a distinct, documented failure of the API.
+enum class Errc {
+  bad_length,          ///< an input has the wrong number of bytes for its scheme
+  invalid_encaps_key,  ///< FIPS 203 s7.2 modulus check failed (a coefficient >= q)
+  invalid_decaps_key,  ///< FIPS 203 s7.3 hash check failed (H(ek) stored in dk differs)
+  invalid_ciphertext,  ///< reserved for schemes with a ciphertext validity check
+  rng_failure,         ///< the system RNG (OpenSSL RAND_bytes) failed
+  openssl_failure,     ///< an OpenSSL primitive failed or is unavailable
+  bad_format,          ///< input could not be parsed (hex, file format, ...)
+  bad_argument,        ///< unknown scheme name or other misuse of the API
+};
+
+/// Short, stable, human-readable name of an error code ("invalid encapsulation key").
+const char* errc_name(Errc code) noexcept;
+
+class Error : public std::runtime_error {
+public:
+  Error(Errc code, const std::string& what) : std::runtime_error(what), m_code(code) {}
+  [[nodiscard]] Errc code() const noexcept { return m_code; }
+
+private:
+  Errc m_code;
+};
+
+}  // namespace pqkem

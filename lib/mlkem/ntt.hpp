@@ -1,0 +1,65 @@
+// FIPS 203 Algorithms 9, 10, 11, 12: NTT, NTT^-1 and multiplication in T_q.
+//
+// Merge plans. Both transforms run as a sequence of passes; each pass does 1, 2 or 3
+// consecutive layers on groups of 2, 4 or 8 coefficients held in registers, loading and
+// storing each coefficient once per pass. A plan is a split of the 7 layers into such passes,
+// named by its digits ("1111111", "3211", "331"); there are 44. Every plan performs exactly
+// the same butterflies with the same reductions (which are fixed per *layer*, not per pass),
+// so every plan is bit-for-bit identical to the layer-by-layer one; only the memory traffic
+// and the instruction schedule differ. The inverse runs the plan's passes mirrored.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "mlkem/poly.hpp"
+
+namespace pqkem::mlkem {
+
+/// zeta^BitRev7(i) * R mod q (centered), zeta = 17, for i = 0..127 (FIPS 203, Appendix A,
+/// in Montgomery form). Entry 0 is unused by the transforms.
+extern const std::array<std::int16_t, 128> kZetas;
+
+/// A merge plan, usable at run time.
+struct NttPlanEntry {
+  std::string_view name;  ///< the pass widths as digits, first pass first: "3211"
+  /// Forward NTT, layers 1..7, no reduction. In: |a_i| < q. Out: |a_i| < 8q (< 2^15).
+  void (*forward)(std::int16_t* a) noexcept;
+  /// Inverse NTT, layers 7..1, including the final scaling by R^2/128 (so it returns
+  /// f * R for input NTT(f), cancelling the R^-1 of multiply_ntts_acc).
+  /// In: |a_i| < q. Out: |a_i| < q. Sums are Barrett-reduced at layers 5 and 2 only:
+  /// bounds after layers 7, 6, 5(red.), 4, 3, 2(red.), 1 are 2q, 4q, q, 2q, 4q, q, 2q, and
+  /// every difference (< 8q) is multiplied by a zeta (< q after).
+  void (*inverse)(std::int16_t* a) noexcept;
+};
+
+/// All 44 plans, in lexicographic order of their names.
+std::span<const NttPlanEntry> all_ntt_plans() noexcept;
+/// The plan with this name, or nullptr.
+const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept;
+
+/// The plan ntt() and inverse_ntt() use. Chosen for x86-64 GCC from `pqkem bench
+/// --ntt-plans` (README, "NTT merge plans"); other targets set theirs here.
+inline constexpr std::string_view kDefaultNttPlan = "1111111";
+
+/// The plan in use (process-wide; the default unless set_ntt_plan was called).
+const NttPlanEntry& current_ntt_plan() noexcept;
+/// Selects the plan for the whole process. Not meant to race with running operations.
+void set_ntt_plan(const NttPlanEntry& plan) noexcept;
+
+/// NTT (Algorithm 9) followed by Barrett reduction. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
+NttPoly ntt(const Poly& f) noexcept;
+
+/// NTT^-1 (Algorithm 10), times R (the Montgomery factor that multiply_ntts_acc leaves
+/// behind): returns f when the input is the product computed by multiply_ntts_acc.
+/// In: |f^_i| < q. Out: |f_i| < q.
+Poly inverse_ntt(const NttPoly& f) noexcept;
+
+/// MultiplyNTTs (Algorithm 11) accumulated: r += a * b * R^-1 in T_q.
+/// In: |a_i|, |b_i| < q. Each call adds less than 2q in absolute value to every r_i, so up to
+/// 4 calls (k <= 4) starting from r = 0 stay below 8q < 2^15.
+void multiply_ntts_acc(NttPoly& r, const NttPoly& a, const NttPoly& b) noexcept;
+
+}  // namespace pqkem::mlkem

@@ -1,0 +1,62 @@
+#include "simd/cpu.hpp"
+
+#include <cpuid.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace pqkem::simd {
+namespace {
+
+std::uint64_t read_xcr0() noexcept {
+  std::uint32_t eax = 0, edx = 0;
+  // xgetbv with ecx = 0; encoded as bytes so no -mxsave is needed for this file.
+  __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (static_cast<std::uint64_t>(edx) << 32) | eax;
+}
+
+CpuFeatures detect() noexcept {
+  CpuFeatures f;
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0) return f;
+  const bool osxsave = (c & bit_OSXSAVE) != 0;
+  const bool avx = (c & bit_AVX) != 0;
+  f.popcnt = (c & bit_POPCNT) != 0;
+  bool ymm_enabled = false, zmm_enabled = false;
+  if (osxsave) {
+    const std::uint64_t xcr0 = read_xcr0();
+    ymm_enabled = (xcr0 & 0x6) == 0x6;      // SSE and AVX state
+    zmm_enabled = (xcr0 & 0xe6) == 0xe6;    // plus opmask and ZMM state
+  }
+  if (__get_cpuid_max(0, nullptr) >= 7) {
+    __cpuid_count(7, 0, a, b, c, d);
+    f.avx2 = avx && ymm_enabled && (b & bit_AVX2) != 0;
+    f.bmi2 = (b & bit_BMI2) != 0;
+    f.avx512f = zmm_enabled && (b & bit_AVX512F) != 0;
+  }
+  return f;
+}
+
+}  // namespace
+
+const CpuFeatures& cpu_features() noexcept {
+  static const CpuFeatures features = detect();
+  return features;
+}
+
+std::string cpu_brand() {
+  unsigned regs[12] = {};
+  if (__get_cpuid_max(0x80000000u, nullptr) < 0x80000004u) return "unknown";
+  for (unsigned i = 0; i < 3; ++i)
+    __get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
+  char brand[49] = {};
+  std::memcpy(brand, regs, 48);
+  std::string s(brand);
+  const auto first = s.find_first_not_of(' ');
+  const auto last = s.find_last_not_of(' ');
+  return first == std::string::npos ? "unknown" : s.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> usable_implementations() { return {"portable"}; }
+
+}  // namespace pqkem::simd

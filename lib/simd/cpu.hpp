@@ -1,0 +1,27 @@
+// pqkem: CPU feature detection (CPUID + XGETBV), done once per process.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pqkem::simd {
+
+struct CpuFeatures {
+  bool avx2 = false;    ///< AVX2 instructions present *and* YMM state enabled by the OS
+  bool bmi2 = false;
+  bool popcnt = false;
+  bool avx512f = false; ///< reported only; pqkem has no AVX-512 code
+};
+
+/// Features of the CPU running this process (cached after the first call).
+const CpuFeatures& cpu_features() noexcept;
+
+/// The CPU's brand string ("AMD EPYC ..."), or "unknown".
+std::string cpu_brand();
+
+/// Names of the implementations usable on this CPU, best first. "portable" is always last.
+/// (Only "portable" exists until the AVX2 backend lands.)
+std::vector<std::string_view> usable_implementations();
+
+}  // namespace pqkem::simd

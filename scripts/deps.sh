@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pqkem needs to build and test, if any is missing.
+# Sourced by demo.sh and test.sh. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libcli11-dev libfmt-dev libgtest-dev gzip)
+
+pqkem_install_deps() {
+  local missing=()
+  for p in "${PQKEM_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  if ((${#missing[@]} == 0)); then
+    return 0
+  fi
+  echo "pqkem: installing missing packages: ${missing[*]}" >&2
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "pqkem: need root to install ${missing[*]}" >&2; return 1; }
+    sudo=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}

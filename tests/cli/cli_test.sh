@@ -1,0 +1,549 @@
+#!/usr/bin/env bash
+# CLI tests for pqkem: run the built binary and check exit codes, stderr, output bytes, files
+# left behind (none on failure, not even temporary files) and file modes.
+#
+#   cli_test.sh PQKEM_BINARY VECTORS_DIR GROUP
+#
+# GROUP: help roundtrip stdio vectors kat usage failures outputs (or "all").
+# Needs bash, coreutils, grep, sed, awk, find and (for the terminal test) script(1) from
+# bsdutils, all present on Debian 12. No python3, no jq.
+set -u
+umask 022
+export LC_ALL=C
+
+PQ=${1:?usage: cli_test.sh PQKEM_BINARY VECTORS_DIR GROUP}
+VEC=${2:?missing VECTORS_DIR}
+GROUP=${3:-all}
+
+[[ -x $PQ ]] || { echo "FATAL: pqkem binary '$PQ' is not executable" >&2; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/pqkem-cli-test.XXXXXX") || exit 1
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+
+FAILED=0
+CHECKS=0
+OUT=$T/.stdout
+ERR=$T/.stderr
+
+fail() {
+  echo "FAIL: $*" >&2
+  FAILED=$((FAILED + 1))
+}
+
+ok() { CHECKS=$((CHECKS + 1)); }
+
+# check COND_DESC CMD...: a boolean assertion.
+check() {
+  local desc=$1
+  shift
+  if "$@"; then ok; else fail "$desc"; fi
+}
+
+# run CODE MSG CMD...: runs CMD (stdin inherited), expects exit CODE. On failure, stderr must be
+# exactly one line "pqkem: ..." containing MSG (if MSG is non-empty). On success, stderr must
+# be empty. Stdout is kept in $OUT, or goes to $RUN_STDOUT if set.
+run() {
+  local want=$1 msg=$2
+  shift 2
+  "$@" >"${RUN_STDOUT:-$OUT}" 2>"$ERR"
+  local rc=$?
+  if [[ $rc -ne $want ]]; then
+    fail "exit $rc, expected $want: $* -- stderr: $(head -c 400 "$ERR")"
+    return 1
+  fi
+  if [[ $want -eq 0 ]]; then
+    if [[ -s $ERR ]]; then fail "unexpected stderr from: $* -- $(head -c 400 "$ERR")"; return 1; fi
+  else
+    local lines
+    lines=$(wc -l <"$ERR")
+    if [[ $lines -ne 1 ]] || ! grep -q '^pqkem: ' "$ERR"; then
+      fail "stderr is not one 'pqkem: ' line: $* -- $(head -c 400 "$ERR")"
+      return 1
+    fi
+    if [[ -n $msg ]] && ! grep -qF -- "$msg" "$ERR"; then
+      fail "stderr lacks '$msg': $* -- $(cat "$ERR")"
+      return 1
+    fi
+  fi
+  ok
+  return 0
+}
+
+# snapshot DIR: names, sizes, modes and contents of everything in DIR (including dot files, so
+# a stray temporary file shows up).
+snapshot() {
+  (cd "$1" && find . -mindepth 1 -printf '%p %y %s %m\n' | sort && find . -type f -exec sha256sum {} + 2>/dev/null | sort)
+}
+
+# unchanged DIR BEFORE DESC: DIR's snapshot still equals BEFORE.
+unchanged() {
+  local now
+  now=$(snapshot "$1")
+  if [[ $now == "$2" ]]; then ok; else fail "directory changed after failed command ($3):"$'\n'"$(diff <(echo "$2") <(echo "$now"))"; fi
+}
+
+# to_hex FILE: lower-case hex of FILE's bytes, one line, no newline.
+to_hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
+lower() { tr 'A-F' 'a-f'; }
+mode_of() { stat -c %a "$1"; }
+size_of() { stat -c %s "$1"; }
+
+# Sizes from FIPS 203 (independent of the binary under test).
+declare -A PK=([ML-KEM-512]=800 [ML-KEM-768]=1184 [ML-KEM-1024]=1568)
+declare -A SK=([ML-KEM-512]=1632 [ML-KEM-768]=2400 [ML-KEM-1024]=3168)
+declare -A CT=([ML-KEM-512]=768 [ML-KEM-768]=1088 [ML-KEM-1024]=1568)
+ALGS=(ML-KEM-512 ML-KEM-768 ML-KEM-1024)
+
+# ---------------------------------------------------------------------------------------------
+group_help() {
+  run 0 "" "$PQ" --help && check "--help lists the commands" grep -q 'keygen' "$OUT"
+  for cmd in keygen encaps decaps list kat; do
+    run 0 "" "$PQ" "$cmd" --help && check "$cmd --help shows usage" grep -qi 'usage' "$OUT"
+  done
+  run 0 "" "$PQ" keygen --help && check "keygen --help says --coins is for testing" grep -q 'TESTING ONLY' "$OUT"
+  run 0 "" "$PQ" --version
+  check "--version names pqkem" grep -q '^pqkem [0-9]' "$OUT"
+  check "--version names OpenSSL" grep -q '^OpenSSL: OpenSSL [0-9]' "$OUT"
+  check "--version names the compiler" grep -q '^compiler: ' "$OUT"
+  check "--version names the implementations" grep -q '^implementations usable on this CPU: .*portable' "$OUT"
+
+  run 0 "" "$PQ" list
+  for a in "${ALGS[@]}"; do
+    check "list shows $a with its sizes" grep -Eq "^$a +FIPS 203 +${PK[$a]} +${SK[$a]} +${CT[$a]} +32 +64 " "$OUT"
+  done
+  check "list shows implementations" grep -q '^implementations usable on this CPU: .*portable' "$OUT"
+  run 0 "" "$PQ" list --json
+  for a in "${ALGS[@]}"; do
+    check "list --json has $a" grep -q "\"name\": \"$a\", \"family\": \"ML-KEM\", \"standard\": \"FIPS 203\", \"public_key_bytes\": ${PK[$a]}, \"secret_key_bytes\": ${SK[$a]}, \"ciphertext_bytes\": ${CT[$a]}, \"shared_secret_bytes\": 32, \"seed_bytes\": 64, \"keygen_coin_bytes\": 64, \"encaps_coin_bytes\": 32" "$OUT"
+  done
+  check "list --json has implementations" grep -q '"implementations": \[.*"portable"\]' "$OUT"
+  check "list --json starts and ends as an object" bash -c "head -c1 '$OUT' | grep -q '{' && tail -n1 '$OUT' | grep -qx '}'"
+}
+
+# ---------------------------------------------------------------------------------------------
+group_roundtrip() {
+  local d=$T/rt
+  for a in "${ALGS[@]}"; do
+    for f in bin hex; do
+      mkdir -p "$d/$a-$f" && cd "$d/$a-$f" || return
+      run 0 "" "$PQ" keygen -a "$a" --pk pk --sk sk --format "$f" || continue
+      run 0 "" "$PQ" encaps --pk pk --ct ct --ss ss1 --format "$f" || continue
+      run 0 "" "$PQ" decaps --sk sk --ct ct --ss ss2 --format "$f" || continue
+      check "$a $f: both sides hold the same secret" cmp -s ss1 ss2
+      check "$a $f: sk mode 0600" test "$(mode_of sk)" = 600
+      check "$a $f: ss modes 0600" test "$(mode_of ss1)$(mode_of ss2)" = 600600
+      check "$a $f: pk/ct mode 0644 (umask 022)" test "$(mode_of pk)$(mode_of ct)" = 644644
+      if [[ $f == bin ]]; then
+        check "$a bin: sizes" test "$(size_of pk) $(size_of sk) $(size_of ct) $(size_of ss1)" = "${PK[$a]} ${SK[$a]} ${CT[$a]} 32"
+      else
+        check "$a hex: sizes" test "$(size_of pk) $(size_of sk) $(size_of ct) $(size_of ss1)" = \
+          "$((2 * PK[$a] + 1)) $((2 * SK[$a] + 1)) $((2 * CT[$a] + 1)) 65"
+        check "$a hex: lower-case hex, one line" grep -Eqx '[0-9a-f]{64}' ss1
+        check "$a hex: pk is one hex line" test "$(grep -Ec '^[0-9a-f]+$' pk) $(wc -l <pk)" = "1 1"
+      fi
+      # Explicit -a works too; an unrelated ciphertext of the right length is not an error
+      # (implicit rejection) but gives another secret.
+      run 0 "" "$PQ" decaps -a "$a" --sk sk --ct ct --ss ss3 --format "$f" && check "$a $f: -a gives same" cmp -s ss1 ss3
+      head -c "${CT[$a]}" /dev/urandom >ct.bad
+      run 0 "" "$PQ" decaps --sk sk --ct ct.bad --ss ss4 --format "$f" && check "$a $f: wrong ct -> other secret" bash -c '! cmp -s ss1 ss4'
+      rm -f ss3 ss4
+      # Two fresh encapsulations differ (the RNG is used).
+      run 0 "" "$PQ" encaps --pk pk --ct ct2 --ss ss5 --format "$f" && check "$a $f: fresh ct differs" bash -c '! cmp -s ct ct2'
+      check "$a $f: no stray files" test "$(ls -A | tr '\n' ' ')" = "ct ct.bad ct2 pk sk ss1 ss2 ss5 "
+    done
+
+    # Mixed formats: inputs are auto-detected (hex upper-case, with whitespace and line breaks).
+    cd "$d/$a-bin" || return
+    to_hex sk | tr 'a-f' 'A-F' | fold -w 60 | sed 's/^/  /' >sk.HEX
+    { to_hex ct | cut -c1-100; echo; to_hex ct | cut -c101-; printf '\r\n\n'; } >ct.hex
+    run 0 "" "$PQ" decaps --sk sk.HEX --ct ct.hex --ss ss.mixed && check "$a: upper-case, wrapped hex input" cmp -s ss1 ss.mixed
+    run 0 "" "$PQ" decaps --sk sk --ct ct --ss ss.hex --format HEX && check "$a: --format HEX (any case)" test "$(cat ss.hex)" = "$(to_hex ss1)"
+  done
+}
+
+# ---------------------------------------------------------------------------------------------
+group_stdio() {
+  local d=$T/stdio
+  mkdir -p "$d" && cd "$d" || return
+  for a in "${ALGS[@]}"; do
+    # keygen: pk to stdout (piped), sk to a file
+    run 0 "" "$PQ" keygen -a "$a" --pk - --sk sk.$a && cp "$OUT" pk.$a
+    check "$a: pk to stdout has ${PK[$a]} bytes" test "$(size_of pk.$a)" = "${PK[$a]}"
+    # encaps: pk from stdin, ct to stdout in hex
+    run 0 "" "$PQ" encaps --pk - --ct - --ss ss.$a --format hex <pk.$a && cp "$OUT" ct.$a
+    check "$a: hex ct to stdout" test "$(size_of ct.$a)" = "$((2 * CT[$a] + 1))"
+    # decaps: ct from stdin, ss to stdout
+    run 0 "" "$PQ" decaps --sk sk.$a --ct - --ss - --format hex <ct.$a
+    check "$a: ss via stdin/stdout matches" test "$(cat "$OUT")" = "$(cat ss.$a)"
+    # decaps: sk from stdin
+    run 0 "" "$PQ" decaps --sk - --ct ct.$a --ss - --format hex <sk.$a
+    check "$a: sk from stdin" test "$(cat "$OUT")" = "$(cat ss.$a)"
+    # a pipeline of all three
+    if "$PQ" keygen -a "$a" --pk - --sk p.sk --format hex | "$PQ" encaps --pk - --ct p.ct --ss p.ss1 &&
+      "$PQ" decaps --sk p.sk --ct p.ct --ss - | cmp -s - p.ss1; then ok; else fail "$a: keygen | encaps pipeline"; fi
+    rm -f p.sk p.ct p.ss1
+  done
+  # Binary to a terminal is refused (exit 2); hex to a terminal is fine. Needs a pty: script(1).
+  if ! command -v script >/dev/null; then
+    fail "script(1) (bsdutils) is needed for the terminal test"
+  else
+    script -qec "'$PQ' keygen -a ML-KEM-512 --pk - --sk tty.sk" /dev/null </dev/null >tty.out 2>&1
+    local rc=$?
+    check "binary to a terminal: exit 2 (got $rc)" test "$rc" = 2
+    check "binary to a terminal: hint" grep -q 'format hex' tty.out
+    check "binary to a terminal: no sk written" test ! -e tty.sk
+    script -qec "'$PQ' keygen -a ML-KEM-512 --pk - --sk tty.sk --format hex" /dev/null </dev/null >tty.out 2>&1
+    rc=$?
+    check "hex to a terminal: exit 0 (got $rc)" test "$rc" = 0
+    check "hex to a terminal: sk written" test -s tty.sk
+  fi
+  # Special files are written in place and need no --force.
+  run 0 "" "$PQ" encaps --pk pk.ML-KEM-768 --ct ct.special --ss /dev/null
+  check "--ss /dev/null: ct written" test "$(size_of ct.special)" = "${CT[ML-KEM-768]}"
+  run 0 "" "$PQ" encaps --pk pk.ML-KEM-768 --ct /dev/null --ss /dev/null
+  # Process substitution (a pipe) as output and as input.
+  run 0 "" "$PQ" decaps --sk sk.ML-KEM-768 --ct ct.special --ss >(cat >ss.procsub) --format hex
+  run 0 "" "$PQ" decaps --sk <(cat sk.ML-KEM-768) --ct ct.special --ss ss.file --format hex
+  sleep 0.2
+  check "process substitution output/input" test "$(cat ss.procsub)" = "$(cat ss.file)"
+}
+
+# ---------------------------------------------------------------------------------------------
+# acvp_first_tcid FILE PARAMETER_SET [FUNCTION]: tcId of the first test of that group.
+acvp_first_tcid() {
+  awk -v ps="$2" -v fn="${3:-}" '
+    function val(s) { sub(/^[^:]*: *"/, "", s); sub(/".*$/, "", s); return s }
+    /"parameterSet":/ { cur_ps = val($0); cur_fn = ""; next }
+    /"function":/ { cur_fn = val($0); next }
+    /"tcId":/ { if (cur_ps == ps && (fn == "" || cur_fn == fn)) { x = $0; gsub(/[^0-9]/, "", x); print x; exit } }
+  ' "$1"
+}
+
+# acvp_field FILE TCID FIELD: the string value of FIELD in test TCID.
+acvp_field() {
+  awk -v t="$2" -v f="\"$3\":" '
+    /"tcId":/ { x = $0; gsub(/[^0-9]/, "", x); tc = x; next }
+    tc == t && index($0, f) { s = $0; sub(/^[^:]*: *"/, "", s); sub(/".*$/, "", s); print s; exit }
+  ' "$1"
+}
+
+# need VALUE DESC: VALUE must be non-empty hex (else the vector files are not what we expect).
+need() {
+  if [[ ! $1 =~ ^[0-9A-Fa-f]+$ ]]; then
+    fail "could not extract $2 from the ACVP files"
+    return 1
+  fi
+}
+
+group_vectors() {
+  local kg=$VEC/mlkem/acvp/ML-KEM-keyGen-FIPS203 ed=$VEC/mlkem/acvp/ML-KEM-encapDecap-FIPS203
+  local f
+  for f in "$kg/prompt.json" "$kg/expectedResults.json" "$ed/prompt.json" "$ed/expectedResults.json"; do
+    if [[ ! -r $f ]]; then
+      echo "FATAL: test vector file $f is missing; set -DPQKEM_VECTORS_DIR=/path/to/shared/vectors" >&2
+      exit 1
+    fi
+  done
+  local d=$T/vec
+  mkdir -p "$d" && cd "$d" || return
+  local a id dd z ek dk m c k
+  for a in "${ALGS[@]}"; do
+    # keyGen: (d, z) -> (ek, dk), with --coins d||z, in both output formats.
+    id=$(acvp_first_tcid "$kg/prompt.json" "$a")
+    dd=$(acvp_field "$kg/prompt.json" "$id" d); z=$(acvp_field "$kg/prompt.json" "$id" z)
+    ek=$(acvp_field "$kg/expectedResults.json" "$id" ek); dk=$(acvp_field "$kg/expectedResults.json" "$id" dk)
+    need "$dd$z" "$a keyGen d,z (tcId $id)" && need "$ek" "$a keyGen ek" && need "$dk" "$a keyGen dk" || continue
+    run 0 "" "$PQ" keygen -a "$a" --coins "$dd$z" --pk kg.pk --sk kg.sk --format hex
+    check "$a keyGen tcId $id: ek (hex)" test "$(cat kg.pk)" = "$(echo "$ek" | lower)"
+    check "$a keyGen tcId $id: dk (hex)" test "$(cat kg.sk)" = "$(echo "$dk" | lower)"
+    echo "$dd$z" >coins.hex
+    run 0 "" "$PQ" keygen -a "$a" --coins @coins.hex --pk kg.pk.bin --sk kg.sk.bin
+    check "$a keyGen tcId $id: ek (bin, @FILE coins)" test "$(to_hex kg.pk.bin)" = "$(echo "$ek" | lower)"
+    check "$a keyGen tcId $id: dk (bin, @FILE coins)" test "$(to_hex kg.sk.bin)" = "$(echo "$dk" | lower)"
+    # The 64-byte seed d||z works as a secret key (with -a), and decapsulates like dk.
+    run 0 "" "$PQ" encaps --pk kg.pk --ct kg.ct --ss kg.ss --format hex
+    run 0 "" "$PQ" decaps -a "$a" --sk coins.hex --ct kg.ct --ss kg.ss.seed --format hex
+    check "$a: seed d||z as secret key" cmp -s kg.ss kg.ss.seed
+    rm -f kg.* coins.hex
+
+    # encapsulation: (ek, m) -> (c, k), with --coins m.
+    id=$(acvp_first_tcid "$ed/prompt.json" "$a" encapsulation)
+    ek=$(acvp_field "$ed/prompt.json" "$id" ek); m=$(acvp_field "$ed/prompt.json" "$id" m)
+    c=$(acvp_field "$ed/expectedResults.json" "$id" c); k=$(acvp_field "$ed/expectedResults.json" "$id" k)
+    need "$ek" "$a encaps ek (tcId $id)" && need "$m" "$a encaps m" && need "$c" "$a encaps c" && need "$k" "$a encaps k" || continue
+    echo "$ek" >ek.hex
+    run 0 "" "$PQ" encaps --pk ek.hex --coins "$m" --ct c.hex --ss k.hex --format hex
+    check "$a encaps tcId $id: c" test "$(cat c.hex)" = "$(echo "$c" | lower)"
+    check "$a encaps tcId $id: k" test "$(cat k.hex)" = "$(echo "$k" | lower)"
+    run 0 "" "$PQ" encaps -a "$a" --pk ek.hex --coins "$(echo "$m" | lower)" --ct c.bin --ss k.bin
+    check "$a encaps tcId $id: c (bin, -a, lower-case coins)" test "$(to_hex c.bin)" = "$(echo "$c" | lower)"
+    check "$a encaps tcId $id: k (bin)" test "$(to_hex k.bin)" = "$(echo "$k" | lower)"
+    rm -f ek.hex c.hex k.hex c.bin k.bin
+
+    # decapsulation: (dk, c) -> k (half of the group are modified ciphertexts: implicit rejection).
+    id=$(acvp_first_tcid "$ed/prompt.json" "$a" decapsulation)
+    local n
+    for n in 0 1; do
+      dk=$(acvp_field "$ed/prompt.json" $((id + n)) dk); c=$(acvp_field "$ed/prompt.json" $((id + n)) c)
+      k=$(acvp_field "$ed/expectedResults.json" $((id + n)) k)
+      need "$dk" "$a decaps dk (tcId $((id + n)))" && need "$c" "$a decaps c" && need "$k" "$a decaps k" || continue
+      echo "$dk" >dk.hex; echo "$c" >c.hex
+      run 0 "" "$PQ" decaps --sk dk.hex --ct c.hex --ss k.hex --format hex
+      check "$a decaps tcId $((id + n)): k" test "$(cat k.hex)" = "$(echo "$k" | lower)"
+      rm -f dk.hex c.hex k.hex
+    done
+  done
+}
+
+# ---------------------------------------------------------------------------------------------
+group_kat() {
+  declare -A H=(
+    [ML-KEM-512]=c70041a761e01cd6426fa60e9fd6a4412c2be817386c8d0f3334898082512782
+    [ML-KEM-768]=5352539586b6c3df58be6158a6250aeff402bd73060b0a3de68850ac074c17c3
+    [ML-KEM-1024]=f580d851e5fb27e6876e5e203fa18be4cdbfd49e05d48fec3d3992c8f43a13e6
+  )
+  local a got
+  for a in "${ALGS[@]}"; do
+    run 0 "" "$PQ" kat -a "$a" --count 1 || continue
+    # The published hash covers the first record: from "count = 0" through the "ss = " line
+    # and its newline (not the "# name" header, not the blank line after the record).
+    check "$a kat: header line" test "$(head -n1 "$OUT")" = "# $a"
+    check "$a kat: 9 lines (header, blank, 6 fields, blank)" test "$(wc -l <"$OUT")" = 9
+    check "$a kat: line 2 and 9 blank" test -z "$(sed -n '2p;9p' "$OUT")"
+    check "$a kat: fields in order" test "$(sed -n '3,8p' "$OUT" | cut -d' ' -f1 | tr '\n' ' ')" = "count seed pk sk ct ss "
+    got=$(sed -n '3,8p' "$OUT" | sha256sum | cut -d' ' -f1)
+    check "$a kat: SHA-256 of the first record ($got)" test "$got" = "${H[$a]}"
+  done
+  run 0 "" "$PQ" kat -a mlkem768
+  check "kat default count is 100" test "$(grep -c '^count = ' "$OUT")" = 100
+  check "kat last record is 99" grep -qx 'count = 99' "$OUT"
+  got=$(sed -n '/^count = 0$/,/^ss = /p' "$OUT" | sha256sum | cut -d' ' -f1)
+  check "kat default: first record hash" test "$got" = "${H[ML-KEM-768]}"
+  run 2 "count" "$PQ" kat -a ML-KEM-768 --count 0
+  run 2 "count" "$PQ" kat -a ML-KEM-768 --count -3
+  run 2 "" "$PQ" kat -a ML-KEM-768 --count abc
+  run 2 "unknown algorithm" "$PQ" kat -a kyber768
+  run 2 "" "$PQ" kat
+}
+
+# ---------------------------------------------------------------------------------------------
+# Usage errors: exit 2, and nothing is created or changed.
+group_usage() {
+  local d=$T/usage
+  mkdir -p "$d" && cd "$d" || return
+  "$PQ" keygen -a ML-KEM-768 --pk pk --sk sk >/dev/null 2>&1 || fail "setup keygen"
+  "$PQ" encaps --pk pk --ct ct --ss ss >/dev/null 2>&1 || fail "setup encaps"
+  local before
+  before=$(snapshot "$d")
+  u() { run 2 "$@"; unchanged "$d" "$before" "$*"; }
+
+  u "" "$PQ"
+  u "" "$PQ" frobnicate
+  u "" "$PQ" --frobnicate
+  u "" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --bogus
+  u "is required" "$PQ" keygen -a ML-KEM-768 --pk p2
+  u "is required" "$PQ" keygen --pk p2 --sk s2
+  u "is required" "$PQ" encaps --pk pk --ct c2
+  u "is required" "$PQ" decaps --sk sk --ss s2
+  u "unknown algorithm 'kyber768'" "$PQ" keygen -a kyber768 --pk p2 --sk s2
+  u "unknown algorithm" "$PQ" keygen -a ML-KEM-769 --pk p2 --sk s2
+  u "unknown algorithm" "$PQ" encaps -a nope --pk pk --ct c2 --ss s2
+  u "unknown algorithm" "$PQ" decaps -a nope --sk sk --ct ct --ss s2
+  u "" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --format base64
+  u "received 2" "$PQ" keygen -a ML-KEM-512 -a ML-KEM-768 --pk p2 --sk s2
+  u "received 2" "$PQ" keygen -a ML-KEM-768 --pk p2 --pk p3 --sk s2
+  u "not expected: extra" "$PQ" kat -a ML-KEM-768 --count 1 extra
+  u "unknown command 'frobnicate'" "$PQ" frobnicate
+  # NTRU: an unknown-algorithm usage error until the library has it, then it must just work.
+  if "$PQ" list | grep -q '^ntruhps2048509 '; then
+    run 0 "" "$PQ" keygen -a NTRU-HPS-2048-509 --pk ntru.pk --sk ntru.sk && rm -f ntru.pk ntru.sk
+  else
+    u "unknown algorithm 'ntruhps2048509'" "$PQ" keygen -a ntruhps2048509 --pk p2 --sk s2
+    u "unknown algorithm" "$PQ" keygen -a NTRU-HPS-2048-509 --pk p2 --sk s2
+  fi
+  # Paths: one stdin input, one stdout output, no output twice, no output over an input.
+  u "same file" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk p2
+  u "same file" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk ./p2
+  u "same file" "$PQ" keygen -a ML-KEM-768 --pk "$d/p2" --sk p2
+  u "same file" "$PQ" encaps --pk pk --ct ss --ss ss --force
+  u "stdout" "$PQ" keygen -a ML-KEM-768 --pk - --sk - --format hex
+  u "stdout" "$PQ" encaps --pk pk --ct - --ss - --format hex
+  u "stdin" "$PQ" decaps --sk - --ct - --ss s2 </dev/null
+  u "stdin" "$PQ" encaps --pk - --ct c2 --ss s2 --coins @- </dev/null
+  u "overwrite input" "$PQ" decaps --sk sk --ct ct --ss ct --force
+  u "overwrite input" "$PQ" decaps --sk sk --ct ct --ss ./sk --force
+  u "overwrite input" "$PQ" encaps --pk pk --ct pk --ss s2 --force
+  ln -s ct ct.link
+  before=$(snapshot "$d")
+  u "overwrite input" "$PQ" decaps --sk sk --ct ct.link --ss ct --force
+  u "needs a file name" "$PQ" keygen -a ML-KEM-768 --pk "" --sk s2
+  # --coins given inline: bad hex, odd, wrong length -> usage error (never echoing the coins).
+  u "--coins must be hex" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --coins xyz
+  u "--coins must be hex" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --coins 0
+  u "needs exactly 64 bytes" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --coins 00112233
+  u "needs exactly 32 bytes" "$PQ" encaps --pk pk --ct c2 --ss s2 --coins "$(printf '%066d' 0)"
+  check "coins not echoed" bash -c "! grep -q 00000000 '$ERR'"
+  u "--coins @FILE needs a file name" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --coins @
+  # A 64-byte seed does not reveal its parameter set.
+  printf '%0128d\n' 0 >seed.hex
+  before=$(snapshot "$d")
+  u "give -a" "$PQ" decaps --sk seed.hex --ct ct --ss s2
+}
+
+# ---------------------------------------------------------------------------------------------
+# Failures on valid usage: exit 1, and nothing is created or changed.
+group_failures() {
+  local d=$T/fail
+  mkdir -p "$d" && cd "$d" || return
+  local a=ML-KEM-768
+  "$PQ" keygen -a $a --pk pk --sk sk >/dev/null 2>&1 || fail "setup keygen"
+  "$PQ" keygen -a $a --pk pk.hex --sk sk.hex --format hex >/dev/null 2>&1 || fail "setup keygen hex"
+  "$PQ" keygen -a ML-KEM-512 --pk pk512 --sk sk512 >/dev/null 2>&1 || fail "setup keygen 512"
+  "$PQ" encaps --pk pk --ct ct --ss ss >/dev/null 2>&1 || fail "setup encaps"
+  "$PQ" encaps --pk pk512 --ct ct512 --ss ss512 >/dev/null 2>&1 || fail "setup encaps 512"
+  : >empty
+  printf 'abc\n' >odd.hex
+  printf '%0100d\n' 0 >short.hex
+  head -c 1000 /dev/zero >short.bin  # raw (NUL is neither hex nor whitespace)
+  head -c $((2 * 1024 * 1024)) /dev/zero >huge
+  mkdir adir
+  # Public key with a coefficient >= q (FIPS 203 modulus check): first 12-bit value = 0xfff.
+  { printf 'ffff'; cut -c5- pk.hex; } >pk.badmod
+  # Secret key whose stored H(ek) does not match (flip one nibble of H): offset sk_bytes - 64.
+  local hoff=$((2 * (SK[$a] - 64)))
+  local nib
+  nib=$(cut -c$((hoff + 1)) sk.hex)
+  local flip=0; [[ $nib == 0 ]] && flip=1
+  { cut -c1-$hoff sk.hex | tr -d '\n'; printf '%s' "$flip"; cut -c$((hoff + 2))- sk.hex; } >sk.badhash
+
+  local before
+  before=$(snapshot "$d")
+  f() { run 1 "$@"; unchanged "$d" "$before" "$*"; }
+
+  f "cannot open input: No such file or directory (missing)" "$PQ" encaps --pk missing --ct c2 --ss s2
+  f "directory" "$PQ" encaps --pk adir --ct c2 --ss s2
+  f "input is empty (empty)" "$PQ" encaps --pk empty --ct c2 --ss s2
+  f "input is empty (stdin)" "$PQ" encaps --pk - --ct c2 --ss s2 </dev/null
+  f "larger than" "$PQ" encaps --pk huge --ct c2 --ss s2
+  f "larger than" "$PQ" encaps --pk /dev/zero --ct c2 --ss s2
+  f "odd number of hex digits" "$PQ" encaps --pk odd.hex --ct c2 --ss s2
+  f "public key has 50 bytes (read as hex); no algorithm" "$PQ" encaps --pk short.hex --ct c2 --ss s2
+  f "public key has 1000 bytes (read as raw bytes)" "$PQ" encaps --pk short.bin --ct c2 --ss s2
+  f "the size of a public key for ML-KEM-512" "$PQ" encaps -a ML-KEM-768 --pk pk512 --ct c2 --ss s2
+  f "not a valid ML-KEM-768 public key" "$PQ" encaps --pk pk.badmod --ct c2 --ss s2
+  f "not a valid ML-KEM-768 secret key" "$PQ" decaps --sk sk.badhash --ct ct --ss s2
+  f "secret key has 50 bytes" "$PQ" decaps --sk short.hex --ct ct --ss s2
+  f "the size of a secret key for ML-KEM-512" "$PQ" decaps -a ML-KEM-768 --sk sk512 --ct ct --ss s2
+  f "the size of a ciphertext for ML-KEM-512" "$PQ" decaps --sk sk --ct ct512 --ss s2
+  f "ciphertext has 50 bytes" "$PQ" decaps --sk sk --ct short.hex --ss s2
+  f "odd number of hex digits" "$PQ" decaps --sk sk --ct odd.hex --ss s2
+  f "input is empty (empty)" "$PQ" decaps --sk sk --ct empty --ss s2
+  f "cannot open input" "$PQ" keygen -a $a --pk p2 --sk s2 --coins @missing
+  f "coins have 50 bytes" "$PQ" keygen -a $a --pk p2 --sk s2 --coins @short.hex
+  # Outputs: existing file without --force, missing directory, a directory as output.
+  f "use --force to replace it (pk)" "$PQ" keygen -a $a --pk pk --sk s2
+  f "use --force to replace it (ct)" "$PQ" encaps --pk pk --ct ct --ss s2
+  f "use --force to replace it (ss)" "$PQ" encaps --pk pk --ct c2 --ss ss
+  f "use --force to replace it (ss)" "$PQ" decaps --sk sk --ct ct --ss ss
+  f "directory 'nodir' does not exist" "$PQ" keygen -a $a --pk nodir/pk --sk s2
+  f "does not exist" "$PQ" encaps --pk pk --ct c2 --ss "$d/nodir/deeper/ss"
+  f "output is a directory" "$PQ" decaps --sk sk --ct ct --ss adir
+  f "Not a directory (pk/ss)" "$PQ" decaps --sk sk --ct ct --ss pk/ss
+  # A stdout write failure: the file output must not be created either.
+  RUN_STDOUT=/dev/full f "cannot write: No space left on device (stdout)" "$PQ" keygen -a $a --pk - --sk s2
+  RUN_STDOUT=/dev/full f "cannot write: No space left on device (stdout)" "$PQ" encaps --pk pk --ct c2 --ss - --format hex
+  RUN_STDOUT=/dev/full f "cannot write: No space left on device (stdout)" "$PQ" kat -a $a --count 1
+  # Unwritable directory and unreadable input (permissions do not bind root).
+  if [[ $(id -u) != 0 ]]; then
+    mkdir ro && chmod 555 ro && cp sk noread && chmod 000 noread
+    before=$(snapshot "$d")
+    f "cannot create a file in directory" "$PQ" keygen -a $a --pk ro/pk --sk s2
+    f "Permission denied (noread)" "$PQ" decaps --sk noread --ct ct --ss s2
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# --force, modes, and all-or-nothing outputs.
+group_outputs() {
+  local d=$T/out
+  mkdir -p "$d" && cd "$d" || return
+  local a=ML-KEM-1024 m
+  m=$(printf '%064d' 7)
+  run 0 "" "$PQ" keygen -a $a --pk pk --sk sk
+  run 0 "" "$PQ" encaps --pk pk --ct ct --ss ss --coins "$m"
+  cp ct ct.orig; cp ss ss.orig
+
+  # --force replaces, and resets the mode of a secret to 0600 whatever it was.
+  echo old >new.ss; chmod 644 new.ss
+  run 0 "" "$PQ" decaps --sk sk --ct ct --ss new.ss --force
+  check "--force replaced ss" cmp -s new.ss ss
+  check "--force: replaced secret has mode 0600" test "$(mode_of new.ss)" = 600
+  # --force into a symlink replaces the target and keeps the link.
+  echo old >target.ss; ln -s target.ss link.ss
+  run 0 "" "$PQ" decaps --sk sk --ct ct --ss link.ss --force
+  check "symlink kept" test -L link.ss
+  check "symlink target replaced" cmp -s target.ss ss
+  # Deterministic encaps with --force gives the same bytes again.
+  run 0 "" "$PQ" encaps --pk pk --ct ct --ss ss --coins "$m" --force
+  check "--force re-encaps identical ct" cmp -s ct ct.orig
+  check "--force re-encaps identical ss" cmp -s ss ss.orig
+  # Modes under a restrictive and a permissive umask.
+  (umask 077 && "$PQ" keygen -a $a --pk pk.077 --sk sk.077) || fail "keygen umask 077"
+  check "umask 077: pk 600" test "$(mode_of pk.077)" = 600
+  (umask 000 && "$PQ" keygen -a $a --pk pk.000 --sk sk.000) || fail "keygen umask 000"
+  check "umask 000: pk 666, sk still 600" test "$(mode_of pk.000)$(mode_of sk.000)" = 666600
+  # Hex to stdout and one file: both.
+  run 0 "" "$PQ" encaps --pk pk --ct ct.x --ss - --format hex --coins "$m"
+  check "ss to stdout equals file ss" test "$(cat "$OUT")" = "$(to_hex ss)"
+  check "ct.x written, in hex" test "$(cat ct.x)" = "$(to_hex ct)"
+  # encaps writes both or neither: ct exists (no --force) -> ss not created, ct unchanged.
+  local before
+  before=$(snapshot "$d")
+  run 1 "already exists" "$PQ" encaps --pk pk --ct ct --ss fresh.ss
+  unchanged "$d" "$before" "encaps: existing ct, new ss"
+  check "encaps both-or-neither: no fresh.ss" test ! -e fresh.ss
+  run 1 "already exists" "$PQ" encaps --pk pk --ct fresh.ct --ss ss
+  check "encaps both-or-neither: no fresh.ct" test ! -e fresh.ct
+  run 1 "already exists" "$PQ" keygen -a $a --pk fresh.pk --sk sk
+  check "keygen both-or-neither: no fresh.pk" test ! -e fresh.pk
+  unchanged "$d" "$before" "existing outputs"
+  # Relative paths without a directory part, and paths with spaces.
+  mkdir "with space"
+  run 0 "" "$PQ" keygen -a $a --pk "with space/p k" --sk "with space/s k"
+  check "path with spaces" test "$(ls -A "with space" | tr '\n' '|')" = "p k|s k|"
+  # A signal while outputs are staged removes the temporary files. A FIFO output with no
+  # reader blocks the command after the ciphertext's temporary file is complete.
+  mkfifo fifo.ss
+  "$PQ" encaps --pk pk --ct sig.ct --ss fifo.ss 2>/dev/null &
+  local pid=$! i rc
+  for i in $(seq 100); do
+    [[ -n $(find . -maxdepth 1 -name '.sig.ct.pqkem-*') ]] && break
+    sleep 0.05
+  done
+  check "signal: temporary file staged while the FIFO blocks" test -n "$(find . -maxdepth 1 -name '.sig.ct.pqkem-*')"
+  kill -TERM "$pid"
+  wait "$pid"
+  rc=$?
+  check "signal: killed by SIGTERM (exit $rc)" test "$rc" = 143
+  check "signal: temporary file removed" test -z "$(find . -maxdepth 1 -name '.sig.ct.pqkem-*')"
+  check "signal: no ciphertext" test ! -e sig.ct
+  rm -f fifo.ss
+  # No temporary file is left anywhere after all this.
+  check "no temporary files left" test -z "$(find "$d" -name '.*pqkem*')"
+}
+
+case $GROUP in
+  all) for g in help roundtrip stdio vectors kat usage failures outputs; do "group_$g"; done ;;
+  help | roundtrip | stdio | vectors | kat | usage | failures | outputs) "group_$GROUP" ;;
+  *) echo "unknown group '$GROUP'" >&2; exit 1 ;;
+esac
+
+if [[ $FAILED -ne 0 ]]; then
+  echo "$GROUP: $FAILED failed, $CHECKS passed" >&2
+  exit 1
+fi
+if [[ $CHECKS -eq 0 ]]; then
+  echo "$GROUP: no checks ran" >&2
+  exit 1
+fi
+echo "$GROUP: all $CHECKS checks passed"

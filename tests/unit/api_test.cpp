@@ -1,0 +1,135 @@
+// The public API: round trips, every input check with its error code, implicit rejection.
+#include <gtest/gtest.h>
+
+#include "hash.hpp"
+#include "pqkem.hpp"
+
+namespace pqkem {
+namespace {
+
+class Api : public ::testing::TestWithParam<Scheme> {};
+
+Errc error_of(auto&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.code();
+  }
+  ADD_FAILURE() << "no pqkem::Error thrown";
+  return Errc::bad_argument;
+}
+
+TEST_P(Api, RandomizedRoundTripAgrees) {
+  const Scheme s = GetParam();
+  const SchemeInfo& info = scheme_info(s);
+  for (int i = 0; i < 5; ++i) {
+    const KeyPair kp = keygen(s);
+    ASSERT_EQ(kp.pk.size(), info.pk_bytes);
+    ASSERT_EQ(kp.sk.size(), info.sk_bytes);
+    const Encapsulation enc = encaps(s, kp.pk);
+    ASSERT_EQ(enc.ct.size(), info.ct_bytes);
+    const SecretBytes ss = decaps(s, kp.sk, enc.ct);
+    ASSERT_EQ(Bytes(ss.view().begin(), ss.view().end()), Bytes(enc.ss.view().begin(), enc.ss.view().end()));
+    EXPECT_EQ(public_key_from_secret_key(s, kp.sk), kp.pk);
+  }
+}
+
+TEST_P(Api, DerandomizedIsDeterministicAndSeedSensitive) {
+  const Scheme s = GetParam();
+  Bytes coins(64, 0x42);
+  const KeyPair a = keygen_derand(s, coins), b = keygen_derand(s, coins);
+  EXPECT_EQ(a.pk, b.pk);
+  EXPECT_TRUE(std::equal(a.sk.view().begin(), a.sk.view().end(), b.sk.view().begin()));
+  coins[63] ^= 1;  // z only changes the end of dk
+  const KeyPair c = keygen_derand(s, coins);
+  EXPECT_EQ(a.pk, c.pk);
+  EXPECT_NE(a.sk[a.sk.size() - 1], c.sk[c.sk.size() - 1]);
+  coins[0] ^= 1;  // d changes everything
+  EXPECT_NE(keygen_derand(s, coins).pk, a.pk);
+}
+
+TEST_P(Api, ImplicitRejectionYieldsJOfZAndCiphertext) {
+  const Scheme s = GetParam();
+  const KeyPair kp = keygen_derand(s, Bytes(64, 7));
+  Encapsulation enc = encaps_derand(s, kp.pk, Bytes(32, 9));
+  for (std::size_t pos : {std::size_t{0}, enc.ct.size() / 2, enc.ct.size() - 1}) {
+    Bytes bad = enc.ct;
+    bad[pos] ^= 0x01;
+    const SecretBytes k = decaps(s, kp.sk, bad);  // not an error
+    std::array<std::uint8_t, 32> expect{};
+    hash::shake256(expect, {kp.sk.view().last(32), bad});  // J(z || c), z = last 32 bytes of dk
+    EXPECT_TRUE(std::equal(expect.begin(), expect.end(), k.view().begin())) << pos;
+    EXPECT_FALSE(std::equal(k.view().begin(), k.view().end(), enc.ss.view().begin()));
+  }
+}
+
+TEST_P(Api, LengthChecks) {
+  const Scheme s = GetParam();
+  const SchemeInfo& info = scheme_info(s);
+  const KeyPair kp = keygen(s);
+  const Encapsulation enc = encaps(s, kp.pk);
+  Bytes pk_short(kp.pk.begin(), kp.pk.end() - 1), pk_long = kp.pk;
+  pk_long.push_back(0);
+  EXPECT_EQ(error_of([&] { encaps(s, pk_short); }), Errc::bad_length);
+  EXPECT_EQ(error_of([&] { encaps(s, pk_long); }), Errc::bad_length);
+  EXPECT_EQ(error_of([&] { check_public_key(s, Bytes{}); }), Errc::bad_length);
+  Bytes sk(kp.sk.view().begin(), kp.sk.view().end());
+  EXPECT_EQ(error_of([&] { decaps(s, ByteView(sk).first(sk.size() - 1), enc.ct); }), Errc::bad_length);
+  EXPECT_EQ(error_of([&] { decaps(s, sk, ByteView(enc.ct).first(enc.ct.size() - 1)); }), Errc::bad_length);
+  Bytes ct_long = enc.ct;
+  ct_long.push_back(0);
+  EXPECT_EQ(error_of([&] { decaps(s, sk, ct_long); }), Errc::bad_length);
+  EXPECT_EQ(error_of([&] { keygen_derand(s, Bytes(info.keygen_coin_bytes() - 1)); }), Errc::bad_length);
+  EXPECT_EQ(error_of([&] { encaps_derand(s, kp.pk, Bytes(33)); }), Errc::bad_length);
+}
+
+TEST_P(Api, ModulusCheckRejectsEveryPositionOfAnUnreducedCoefficient) {
+  const Scheme s = GetParam();
+  const KeyPair kp = keygen(s);
+  for (std::size_t poly = 0; poly * 384 + 384 <= kp.pk.size() - 32; ++poly) {
+    Bytes pk = kp.pk;
+    pk[poly * 384 + 381] = 0x01;  // coefficient 254 of this polynomial := 0xD01 = q
+    pk[poly * 384 + 382] = 0x0D;
+    EXPECT_EQ(error_of([&] { check_public_key(s, pk); }), Errc::invalid_encaps_key);
+    EXPECT_EQ(error_of([&] { encaps(s, pk); }), Errc::invalid_encaps_key);
+  }
+}
+
+TEST_P(Api, DecapsulationKeyHashCheck) {
+  const Scheme s = GetParam();
+  const SchemeInfo& info = scheme_info(s);
+  const KeyPair kp = keygen(s);
+  const Encapsulation enc = encaps(s, kp.pk);
+  Bytes sk(kp.sk.view().begin(), kp.sk.view().end());
+  EXPECT_NO_THROW(check_secret_key(s, sk));
+  Bytes bad_h = sk;
+  bad_h[info.sk_bytes - 64] ^= 0x80;  // first byte of the stored H(ek)
+  EXPECT_EQ(error_of([&] { decaps(s, bad_h, enc.ct); }), Errc::invalid_decaps_key);
+  Bytes bad_ek = sk;
+  bad_ek[info.sk_bytes - 64 - 1] ^= 0x01;  // last byte of the stored ek (rho)
+  EXPECT_EQ(error_of([&] { check_secret_key(s, bad_ek); }), Errc::invalid_decaps_key);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllMlKem, Api, ::testing::Values(Scheme::MlKem512, Scheme::MlKem768, Scheme::MlKem1024),
+                         [](const auto& p) { return std::string(scheme_info(p.param).name).replace(2, 1, "").replace(5, 1, ""); });
+
+TEST(Schemes, NamesAndSizes) {
+  EXPECT_EQ(parse_scheme("ML-KEM-768"), Scheme::MlKem768);
+  EXPECT_EQ(parse_scheme("mlkem512"), Scheme::MlKem512);
+  EXPECT_EQ(parse_scheme("ml_kem_1024"), Scheme::MlKem1024);
+  EXPECT_EQ(parse_scheme("ML-KEM-769"), std::nullopt);
+  EXPECT_EQ(parse_scheme("kyber768"), std::nullopt);
+  EXPECT_EQ(parse_scheme(""), std::nullopt);
+  for (const SchemeInfo& i : all_schemes()) {
+    EXPECT_EQ(parse_scheme(i.name), i.scheme);
+    EXPECT_EQ(scheme_from_pk_size(i.pk_bytes), i.scheme);
+    EXPECT_EQ(scheme_from_sk_size(i.sk_bytes), i.scheme);
+    EXPECT_EQ(scheme_from_ct_size(i.ct_bytes), i.scheme);
+    EXPECT_EQ(i.ss_bytes, 32u);
+  }
+  EXPECT_EQ(scheme_info(Scheme::MlKem768).pk_bytes, 1184u);
+  EXPECT_EQ(scheme_from_pk_size(1000), std::nullopt);
+}
+
+}  // namespace
+}  // namespace pqkem

@@ -1,0 +1,71 @@
+// The SHA-3 wrappers against FIPS 202 known answers, and incremental squeezing.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "hash.hpp"
+
+namespace pqkem::hash {
+namespace {
+
+std::string hex(std::span<const std::uint8_t> b) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (auto c : b) { s += d[c >> 4]; s += d[c & 15]; }
+  return s;
+}
+
+TEST(Hash, KnownAnswersForEmptyInput) {
+  std::array<std::uint8_t, 32> h256{};
+  sha3_256(h256, {});
+  EXPECT_EQ(hex(h256), "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
+  std::array<std::uint8_t, 64> h512{};
+  sha3_512(h512, {});
+  EXPECT_EQ(hex(h512), "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a6"
+                       "15b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26");
+  std::array<std::uint8_t, 16> s128{};
+  shake128(s128, {});
+  EXPECT_EQ(hex(s128), "7f9c2ba4e88f827d616045507605853e");
+  std::array<std::uint8_t, 16> s256{};
+  shake256(s256, {});
+  EXPECT_EQ(hex(s256), "46b9dd2b0ba88d13233b3feb743eeb24");
+}
+
+TEST(Hash, PiecesAreConcatenated) {
+  const std::uint8_t a[3] = {'a', 'b', 'c'}, b1[1] = {'a'}, b2[2] = {'b', 'c'};
+  std::array<std::uint8_t, 32> x{}, y{};
+  sha3_256(x, {a});
+  sha3_256(y, {b1, {}, b2});
+  EXPECT_EQ(x, y);
+  EXPECT_EQ(hex(x), "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
+}
+
+TEST(Hash, IncrementalSqueezeEqualsOneShotForEveryChunking) {
+  std::mt19937 rng(3);
+  for (XofKind kind : {XofKind::shake128, XofKind::shake256}) {
+    for (int trial = 0; trial < 30; ++trial) {
+      std::vector<std::uint8_t> in(rng() % 400);
+      for (auto& c : in) c = static_cast<std::uint8_t>(rng());
+      const std::size_t total = 1 + rng() % 3000;
+      std::vector<std::uint8_t> expect(total);
+      if (kind == XofKind::shake128) shake128(expect, {in});
+      else shake256(expect, {in});
+
+      Xof xof(kind);
+      xof.absorb(std::span(in).first(in.size() / 2));
+      xof.absorb(std::span(in).subspan(in.size() / 2));
+      if (trial % 2) xof.reserve(rng() % 600);
+      std::vector<std::uint8_t> got(total);
+      for (std::size_t pos = 0; pos < total;) {
+        const std::size_t n = std::min<std::size_t>(total - pos, rng() % 300);
+        xof.squeeze(std::span(got).subspan(pos, n));
+        pos += n;
+      }
+      ASSERT_EQ(got, expect) << "trial " << trial;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pqkem::hash

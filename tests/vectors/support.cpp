@@ -1,0 +1,164 @@
+#include "support.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#ifndef PQKEM_VECTORS_DIR
+#error "PQKEM_VECTORS_DIR must be defined (the CMake cache variable of the same name)"
+#endif
+
+namespace pqkem::test {
+
+std::filesystem::path vectors_dir() {
+  const std::filesystem::path dir(PQKEM_VECTORS_DIR);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw std::runtime_error("PQKEM_VECTORS_DIR=" + dir.string() +
+                             " is not a directory: the conformance vectors are missing "
+                             "(configure with -DPQKEM_VECTORS_DIR=/path/to/shared/vectors)");
+  return dir;
+}
+
+std::filesystem::path vector_file(std::string_view relative) {
+  const std::filesystem::path p = vectors_dir() / std::filesystem::path(relative);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p, ec)) throw std::runtime_error("missing vector file " + p.string());
+  return p;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path.string());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw std::runtime_error("cannot read " + path.string());
+  return text;
+}
+
+std::string read_gzip_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error("missing file " + path.string());
+  // Single-quote the path for the shell ('\'' closes, escapes and reopens a quote).
+  std::string quoted = "'";
+  for (const char c : path.string()) {
+    if (c == '\'')
+      quoted += "'\\''";
+    else
+      quoted += c;
+  }
+  quoted += "'";
+  const std::string cmd = "gzip -dc -- " + quoted;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("popen failed for: " + cmd);
+  std::string out;
+  char buf[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  const bool read_error = std::ferror(pipe) != 0;
+  const int status = ::pclose(pipe);
+  if (read_error || status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("`" + cmd + "` failed (status " + std::to_string(status) + ")");
+  return out;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    if (line.find('\r') != std::string_view::npos)
+      throw std::runtime_error("unexpected carriage return in vector file");
+    lines.emplace_back(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+std::map<std::string, std::string> parse_key_values(std::string_view text) {
+  std::map<std::string, std::string> kv;
+  for (const std::string& line : split_lines(text)) {
+    if (line.empty()) continue;
+    const auto eq = line.find(" = ");
+    if (eq == std::string::npos || eq == 0)
+      throw std::runtime_error("malformed line (expected `key = value`): " + line.substr(0, 60));
+    std::string key = line.substr(0, eq);
+    if (!kv.emplace(key, line.substr(eq + 3)).second) throw std::runtime_error("repeated key " + key);
+  }
+  return kv;
+}
+
+namespace {
+int hex_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string hex_encode_with(ByteView bytes, const char* digits) {
+  std::string s;
+  s.reserve(bytes.size() * 2);
+  for (const std::uint8_t b : bytes) {
+    s += digits[b >> 4];
+    s += digits[b & 15];
+  }
+  return s;
+}
+}  // namespace
+
+Bytes hex_decode(std::string_view hex) {
+  if (hex.size() % 2 != 0) throw std::runtime_error("hex string of odd length " + std::to_string(hex.size()));
+  Bytes out(hex.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0)
+      throw std::runtime_error("invalid hex digit at offset " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1));
+    out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+  }
+  return out;
+}
+
+std::string hex_encode(ByteView bytes) { return hex_encode_with(bytes, "0123456789abcdef"); }
+std::string hex_encode_upper(ByteView bytes) { return hex_encode_with(bytes, "0123456789ABCDEF"); }
+
+Scheme scheme_named(std::string_view name) {
+  // The vector files spell the names canonically; require exactly that spelling here, then
+  // let the library map it, so a typo in a file cannot select a scheme by accident.
+  for (const SchemeInfo& info : all_schemes())
+    if (info.name == name) return info.scheme;
+  throw std::runtime_error("unknown parameter set \"" + std::string(name) + "\"");
+}
+
+std::string scheme_test_name(Scheme s) {
+  switch (s) {
+    case Scheme::MlKem512:
+      return "MlKem512";
+    case Scheme::MlKem768:
+      return "MlKem768";
+    case Scheme::MlKem1024:
+      return "MlKem1024";
+  }
+  return "Unknown";
+}
+
+::testing::AssertionResult bytes_equal(ByteView got, ByteView want) {
+  if (got.size() == want.size()) {
+    std::size_t i = 0;
+    while (i < got.size() && got[i] == want[i]) ++i;
+    if (i == got.size()) return ::testing::AssertionSuccess();
+    auto window = [i](ByteView b) {
+      const std::size_t n = std::min<std::size_t>(16, b.size() - i);
+      return hex_encode(b.subspan(i, n));
+    };
+    return ::testing::AssertionFailure() << "bytes differ (length " << got.size() << "), first at offset " << i
+                                         << ": got " << window(got) << "..., want " << window(want) << "...";
+  }
+  return ::testing::AssertionFailure() << "length " << got.size() << ", want " << want.size()
+                                       << (got.size() <= 64 ? " (got " + hex_encode(got) + ")" : std::string());
+}
+
+}  // namespace pqkem::test
