@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -50,17 +51,30 @@ struct KatOptions {
   int count = 100;
 };
 
+struct BenchOptions {
+  std::vector<std::string> algorithms;  ///< empty: all
+  std::string impl = "auto";
+  int iterations = 0;                   ///< 0: as many as fit in the time budget
+  bool json = false;
+  bool kernels = false;
+  bool ntt_plans = false;
+  std::string baseline;
+  bool fail_on_regression = false;
+};
+
 CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts);
 CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts);
 CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts);
 CLI::App* add_list(CLI::App& app, ListOptions& opts);
 CLI::App* add_kat(CLI::App& app, KatOptions& opts);
+CLI::App* add_bench(CLI::App& app, BenchOptions& opts);
 
 void run_keygen(const KeygenOptions& opts);
 void run_encaps(const EncapsOptions& opts);
 void run_decaps(const DecapsOptions& opts);
 void run_list(const ListOptions& opts);
 void run_kat(const KatOptions& opts);
+void run_bench(const BenchOptions& opts);
 
 // --- Shared by the subcommands (common.cpp) -----------------------------------------------------
 

@@ -81,11 +81,13 @@ int run(int argc, char** argv) {
   DecapsOptions decaps_opts;
   ListOptions list_opts;
   KatOptions kat_opts;
+  BenchOptions bench_opts;
   auto* keygen_cmd = add_keygen(app, keygen_opts);
   auto* encaps_cmd = add_encaps(app, encaps_opts);
   auto* decaps_cmd = add_decaps(app, decaps_opts);
   auto* list_cmd = add_list(app, list_opts);
   auto* kat_cmd = add_kat(app, kat_opts);
+  auto* bench_cmd = add_bench(app, bench_opts);
 
   try {
     // CLI11 would say "A subcommand is required" for a mistyped command: name it instead.
@@ -107,6 +109,7 @@ int run(int argc, char** argv) {
     if (decaps_cmd->parsed()) run_decaps(decaps_opts);
     if (list_cmd->parsed()) run_list(list_opts);
     if (kat_cmd->parsed()) run_kat(kat_opts);
+    if (bench_cmd->parsed()) run_bench(bench_opts);
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version: printed to stdout

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "json.hpp"
+#include "util/json.hpp"
 #include "pqkem.hpp"
 #include "support.hpp"
 

@@ -1,5 +1,5 @@
 // Tests of the vector-test helpers themselves: the strict JSON reader and hex decoding.
-#include "json.hpp"
+#include "util/json.hpp"
 
 #include <gtest/gtest.h>
 

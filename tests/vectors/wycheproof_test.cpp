@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "json.hpp"
+#include "util/json.hpp"
 #include "pqkem.hpp"
 #include "support.hpp"
 

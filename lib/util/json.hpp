@@ -1,4 +1,5 @@
-// A small, strict JSON reader (RFC 8259) for the conformance vectors.
+// A small, strict JSON reader (RFC 8259): conformance vectors in the tests, --baseline files
+// in `pqkem bench`. Not part of the cryptographic library (its own target, pqkem_json).
 //
 // Strict means: exactly one value surrounded by optional whitespace (space, tab, CR, LF); no
 // comments, trailing commas, leading zeros, NaN/Infinity, single quotes or byte order mark;
@@ -20,7 +21,7 @@
 #include <variant>
 #include <vector>
 
-namespace pqkem::test::json {
+namespace pqkem::json {
 
 class ParseError : public std::runtime_error {
  public:
@@ -98,4 +99,4 @@ Value parse(std::string_view text);
 /// is not valid JSON (the message names the file).
 Value parse_file(const std::filesystem::path& path);
 
-}  // namespace pqkem::test::json
+}  // namespace pqkem::json

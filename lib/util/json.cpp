@@ -1,5 +1,5 @@
 // Strict JSON reader: see json.hpp for the accepted grammar.
-#include "json.hpp"
+#include "util/json.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <unordered_set>
 
-namespace pqkem::test::json {
+namespace pqkem::json {
 
 const char* type_name(Type t) noexcept {
   switch (t) {
@@ -404,4 +404,4 @@ Value parse_file(const std::filesystem::path& path) {
   }
 }
 
-}  // namespace pqkem::test::json
+}  // namespace pqkem::json
