@@ -43,11 +43,16 @@ const char* json_bool(bool b) noexcept { return b ? "true" : "false"; }
 
 std::string list_text() {
   std::size_t name_width = 9;  // "algorithm"
-  for (const auto& info : all_schemes()) name_width = std::max(name_width, info.name.size());
-  std::string out = fmt::format("{:<{}}  {:<10} {:>6} {:>6} {:>6} {:>4} {:>5}  {}\n", "algorithm", name_width,
-                                "standard", "pk", "sk", "ct", "ss", "seed", "coins keygen/encaps");
+  std::size_t standard_width = 8;  // "standard"
   for (const auto& info : all_schemes()) {
-    out += fmt::format("{:<{}}  {:<10} {:>6} {:>6} {:>6} {:>4} {:>5}  {}/{}\n", info.name, name_width, info.standard,
+    name_width = std::max(name_width, info.name.size());
+    standard_width = std::max(standard_width, info.standard.size());
+  }
+  std::string out = fmt::format("{:<{}}  {:<{}} {:>6} {:>6} {:>6} {:>4} {:>5}  {}\n", "algorithm", name_width,
+                                "standard", standard_width, "pk", "sk", "ct", "ss", "seed", "coins keygen/encaps");
+  for (const auto& info : all_schemes()) {
+    out += fmt::format("{:<{}}  {:<{}} {:>6} {:>6} {:>6} {:>4} {:>5}  {}/{}\n", info.name, name_width, info.standard,
+                       standard_width,
                        info.pk_bytes, info.sk_bytes, info.ct_bytes, info.ss_bytes,
                        info.seed_bytes == 0 ? std::string("-") : std::to_string(info.seed_bytes),
                        info.keygen_coin_bytes(), info.encaps_coin_bytes());

@@ -62,7 +62,7 @@ std::string first_line(std::string s) {
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203) for files and shell scripts", "pqkem"};
+  CLI::App app{"pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST round 3) for files and shell scripts", "pqkem"};
   app.require_subcommand(1);
   app.set_version_flag(
       "--version", [] { return version_text(); },

@@ -1,4 +1,5 @@
-// pqkem public API: post-quantum key encapsulation (ML-KEM, FIPS 203).
+// pqkem public API: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST PQC round 3:
+// ntruhps2048509, ntruhps2048677, ntruhps4096821, ntruhrss701).
 //
 //   auto kp = pqkem::keygen(pqkem::Scheme::MlKem768);
 //   auto [ct, ss_sender] = pqkem::encaps(pqkem::Scheme::MlKem768, kp.pk);
@@ -25,6 +26,10 @@ enum class Scheme {
   MlKem512,
   MlKem768,
   MlKem1024,
+  NtruHps2048509,
+  NtruHps2048677,
+  NtruHps4096821,
+  NtruHrss701,
 };
 
 /// Static facts about a scheme.
@@ -41,7 +46,9 @@ struct SchemeInfo {
   /// Random bytes keygen / encaps draw, as the sizes of the successive RNG calls; the KAT
   /// generator replays them call by call (NIST's DRBG output depends on the call sizes).
   /// ML-KEM keygen: {64}, one call for d || z (as the reference code does; the published
-  /// KAT hashes confirm it); encaps: {32} for m. Unused entries are 0.
+  /// KAT hashes confirm it); encaps: {32} for m. NTRU keygen: {Sample_fg bytes, 32} (sampling
+  /// seed, then PRF key), encaps: {Sample_rm bytes} (as the round-3 reference code draws them).
+  /// Unused entries are 0.
   std::size_t keygen_draws[2];
   std::size_t encaps_draws[2];
 
@@ -54,7 +61,8 @@ std::span<const SchemeInfo> all_schemes() noexcept;
 const SchemeInfo& scheme_info(Scheme s) noexcept;
 
 /// Parses a scheme name, case-insensitively, ignoring '-' and '_':
-/// "ML-KEM-768", "mlkem768", "ml_kem_768", "Kyber768" is *not* accepted (Kyber != ML-KEM).
+/// "ML-KEM-768", "mlkem768", "ml_kem_768", "Kyber768" is *not* accepted (Kyber != ML-KEM);
+/// "ntruhps2048509", "NTRU-HPS-2048-509", "ntru_hrss_701", "NTRU-HRSS-701".
 std::optional<Scheme> parse_scheme(std::string_view name) noexcept;
 
 /// The scheme whose key / ciphertext has this length, if exactly one does.
@@ -75,18 +83,21 @@ struct Encapsulation {
 /// Randomized key generation; coins from OpenSSL RAND_bytes (Errc::rng_failure if it fails).
 KeyPair keygen(Scheme s);
 /// Deterministic key generation from exactly the bytes keygen would draw, concatenated
-/// (ML-KEM: d || z, 64 bytes; this is also the ML-KEM private seed). Errc::bad_length otherwise.
+/// (ML-KEM: d || z, 64 bytes; this is also the ML-KEM private seed; NTRU: sampling seed ||
+/// 32-byte PRF key). Errc::bad_length otherwise.
 KeyPair keygen_derand(Scheme s, ByteView coins);
 
-/// Randomized encapsulation. Checks the key first (length: bad_length; ML-KEM modulus check:
-/// invalid_encaps_key).
+/// Randomized encapsulation. Checks the key first (length: bad_length; ML-KEM modulus check,
+/// NTRU nonzero unused bits in the last byte: invalid_encaps_key).
 Encapsulation encaps(Scheme s, ByteView pk);
-/// Deterministic encapsulation (ML-KEM: coins = m, 32 bytes). For testing only.
+/// Deterministic encapsulation (ML-KEM: coins = m, 32 bytes; NTRU: the Sample_rm bytes).
+/// For testing only.
 Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins);
 
 /// Decapsulation with implicit rejection: a well-formed but wrong ciphertext yields the
 /// pseudo-random rejection secret, not an error. Errors: bad_length (sk or ct),
-/// invalid_decaps_key (ML-KEM: stored H(ek) does not match).
+/// invalid_decaps_key (ML-KEM: stored H(ek) does not match; NTRU: a packed polynomial of the
+/// key is not a canonical encoding).
 SecretBytes decaps(Scheme s, ByteView sk, ByteView ct);
 
 /// Input validation on its own (the checks encaps / decaps perform). Throw on failure.
@@ -94,6 +105,8 @@ void check_public_key(Scheme s, ByteView pk);
 void check_secret_key(Scheme s, ByteView sk);
 
 /// The public key embedded in / derivable from a secret key (checks the key first).
+/// ML-KEM stores ek in dk. An NTRU round-3 secret key does not store h but stores h^-1 mod
+/// (q, Phi_n); h is recomputed from it (one inversion), byte-identical to keygen's pk.
 Bytes public_key_from_secret_key(Scheme s, ByteView sk);
 
 /// Library version, "MAJOR.MINOR.PATCH".

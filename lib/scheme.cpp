@@ -6,6 +6,7 @@
 
 #include "ct.hpp"
 #include "mlkem/mlkem.hpp"
+#include "ntru/ntru.hpp"
 #include "pqkem.hpp"
 #include "rng.hpp"
 
@@ -18,11 +19,54 @@ constexpr SchemeInfo mlkem_info(Scheme s, std::string_view name) {
                     64, {64, 0}, {32, 0}};
 }
 
-constexpr std::array<SchemeInfo, 3> kSchemes = {
+// NTRU: names as the submission's CRYPTO_ALGNAME (the KAT files' header line); the aliases
+// "NTRU-HPS-2048-509" etc. normalize to the same string. No compact seed: the sk is not
+// derived from a standard seed format, so seed_bytes = 0.
+template <class P>
+constexpr SchemeInfo ntru_info(Scheme s, std::string_view name) {
+  return SchemeInfo{s, name, "NTRU", "NIST PQC round 3", P::pk_bytes, P::sk_bytes, P::ct_bytes, P::ss_bytes,
+                    0, {P::sample_fg_bytes, P::prf_key_bytes}, {P::sample_rm_bytes, 0}};
+}
+
+constexpr std::array<SchemeInfo, 7> kSchemes = {
     mlkem_info<mlkem::MlKem512>(Scheme::MlKem512, "ML-KEM-512"),
     mlkem_info<mlkem::MlKem768>(Scheme::MlKem768, "ML-KEM-768"),
     mlkem_info<mlkem::MlKem1024>(Scheme::MlKem1024, "ML-KEM-1024"),
+    ntru_info<ntru::NtruHps2048509>(Scheme::NtruHps2048509, "ntruhps2048509"),
+    ntru_info<ntru::NtruHps2048677>(Scheme::NtruHps2048677, "ntruhps2048677"),
+    ntru_info<ntru::NtruHps4096821>(Scheme::NtruHps4096821, "ntruhps4096821"),
+    ntru_info<ntru::NtruHrss701>(Scheme::NtruHrss701, "ntruhrss701"),
 };
+
+// scheme_from_*_size relies on every size being unique across all schemes (NTRU pk == ct
+// within one scheme is fine: the lookups are per kind).
+constexpr bool sizes_unique() {
+  for (std::size_t i = 0; i < kSchemes.size(); ++i)
+    for (std::size_t j = i + 1; j < kSchemes.size(); ++j)
+      if (kSchemes[i].pk_bytes == kSchemes[j].pk_bytes || kSchemes[i].sk_bytes == kSchemes[j].sk_bytes ||
+          kSchemes[i].ct_bytes == kSchemes[j].ct_bytes)
+        return false;
+  return true;
+}
+static_assert(sizes_unique());
+
+bool is_ntru(Scheme s) noexcept {
+  return s == Scheme::NtruHps2048509 || s == Scheme::NtruHps2048677 || s == Scheme::NtruHps4096821 ||
+         s == Scheme::NtruHrss701;
+}
+
+/// Calls f.template operator()<P>() with the NTRU parameter set of s.
+template <class F>
+decltype(auto) with_ntru_params(Scheme s, F&& f) {
+  switch (s) {
+    case Scheme::NtruHps2048509: return f.template operator()<ntru::NtruHps2048509>();
+    case Scheme::NtruHps2048677: return f.template operator()<ntru::NtruHps2048677>();
+    case Scheme::NtruHps4096821: return f.template operator()<ntru::NtruHps4096821>();
+    case Scheme::NtruHrss701: return f.template operator()<ntru::NtruHrss701>();
+    default: break;
+  }
+  throw Error(Errc::bad_argument, "not an NTRU scheme");
+}
 
 /// Calls f.template operator()<P>() with the parameter set of s.
 template <class F>
@@ -31,6 +75,7 @@ decltype(auto) with_params(Scheme s, F&& f) {
     case Scheme::MlKem512: return f.template operator()<mlkem::MlKem512>();
     case Scheme::MlKem768: return f.template operator()<mlkem::MlKem768>();
     case Scheme::MlKem1024: return f.template operator()<mlkem::MlKem1024>();
+    default: break;  // NTRU: with_ntru_params
   }
   throw Error(Errc::bad_argument, "unknown scheme");
 }
@@ -97,6 +142,13 @@ std::optional<Scheme> scheme_from_ct_size(std::size_t n) noexcept {
 void check_public_key(Scheme s, ByteView pk) {
   const SchemeInfo& info = scheme_info(s);
   expect_length(pk, info.pk_bytes, "encapsulation key", info);
+  if (is_ntru(s)) {
+    if (!with_ntru_params(s, [&]<class P>() { return ntru::check_pk<P>(fixed<P::pk_bytes>(pk)); }))
+      throw Error(Errc::invalid_encaps_key, std::string(info.name) +
+                                                " public key is invalid: the unused bits of its last byte "
+                                                "are not zero");
+    return;
+  }
   const bool ok = with_params(s, [&]<class P>() { return mlkem::check_ek<P>(fixed<P::ek_bytes>(pk)); });
   if (!ok)
     throw Error(Errc::invalid_encaps_key, std::string(info.name) +
@@ -107,6 +159,13 @@ void check_public_key(Scheme s, ByteView pk) {
 void check_secret_key(Scheme s, ByteView sk) {
   const SchemeInfo& info = scheme_info(s);
   expect_length(sk, info.sk_bytes, "decapsulation key", info);
+  if (is_ntru(s)) {
+    if (!with_ntru_params(s, [&]<class P>() { return ntru::check_sk<P>(fixed<P::sk_bytes>(sk)); }))
+      throw Error(Errc::invalid_decaps_key, std::string(info.name) +
+                                                " secret key is invalid: a packed polynomial is not a "
+                                                "canonical encoding");
+    return;
+  }
   const bool ok = with_params(s, [&]<class P>() { return mlkem::check_dk<P>(fixed<P::dk_bytes>(sk)); });
   if (!ok)
     throw Error(Errc::invalid_decaps_key, std::string(info.name) +
@@ -116,9 +175,21 @@ void check_secret_key(Scheme s, ByteView sk) {
 
 KeyPair keygen_derand(Scheme s, ByteView coins) {
   const SchemeInfo& info = scheme_info(s);
-  expect_length(coins, info.keygen_coin_bytes(), "key generation coins (d || z)", info);
+  expect_length(coins, info.keygen_coin_bytes(),
+                is_ntru(s) ? "key generation coins (sampling seed || PRF key)" : "key generation coins (d || z)", info);
   KeyPair kp{Bytes(info.pk_bytes), SecretBytes(info.sk_bytes)};
   ct::poison(coins.data(), coins.size());
+  if (is_ntru(s)) {
+    with_ntru_params(s, [&]<class P>() {
+      ntru::keypair_derand<P>(fixed<P::sample_fg_bytes>(coins), fixed<32>(coins.subspan(P::sample_fg_bytes)),
+                              std::span<std::uint8_t, P::pk_bytes>(kp.pk.data(), P::pk_bytes),
+                              std::span<std::uint8_t, P::sk_bytes>(kp.sk.data(), P::sk_bytes));
+    });
+    ct::declassify(coins.data(), coins.size());
+    ct::declassify(kp.pk.data(), kp.pk.size());
+    ct::declassify(kp.sk.data(), kp.sk.size());
+    return kp;
+  }
   with_params(s, [&]<class P>() {
     mlkem::keygen_internal<P>(fixed<32>(coins), fixed<32>(coins.subspan(32)),
                               std::span<std::uint8_t, P::ek_bytes>(kp.pk.data(), P::ek_bytes),
@@ -138,9 +209,21 @@ KeyPair keygen(Scheme s) {
 Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins) {
   const SchemeInfo& info = scheme_info(s);
   check_public_key(s, pk);
-  expect_length(coins, info.encaps_coin_bytes(), "encapsulation coins (m)", info);
+  expect_length(coins, info.encaps_coin_bytes(),
+                is_ntru(s) ? "encapsulation coins (sampling bytes)" : "encapsulation coins (m)", info);
   Encapsulation out{Bytes(info.ct_bytes), SecretBytes(info.ss_bytes)};
   ct::poison(coins.data(), coins.size());
+  if (is_ntru(s)) {
+    with_ntru_params(s, [&]<class P>() {
+      ntru::encaps_derand<P>(fixed<P::pk_bytes>(pk), fixed<P::sample_rm_bytes>(coins),
+                             std::span<std::uint8_t, P::ct_bytes>(out.ct.data(), P::ct_bytes),
+                             std::span<std::uint8_t, 32>(out.ss.data(), 32));
+    });
+    ct::declassify(coins.data(), coins.size());
+    ct::declassify(out.ct.data(), out.ct.size());
+    ct::declassify(out.ss.data(), out.ss.size());
+    return out;
+  }
   with_params(s, [&]<class P>() {
     mlkem::encaps_internal<P>(fixed<P::ek_bytes>(pk), fixed<32>(coins), std::span<std::uint8_t, 32>(out.ss.data(), 32),
                               std::span<std::uint8_t, P::ct_bytes>(out.ct.data(), P::ct_bytes));
@@ -162,6 +245,14 @@ SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
   expect_length(ct, info.ct_bytes, "ciphertext", info);
   SecretBytes ss(info.ss_bytes);
   ct::poison(sk.data(), sk.size());
+  if (is_ntru(s)) {
+    with_ntru_params(s, [&]<class P>() {
+      ntru::decaps<P>(fixed<P::sk_bytes>(sk), fixed<P::ct_bytes>(ct), std::span<std::uint8_t, 32>(ss.data(), 32));
+    });
+    ct::declassify(sk.data(), sk.size());
+    ct::declassify(ss.data(), ss.size());
+    return ss;
+  }
   with_params(s, [&]<class P>() {
     mlkem::decaps_internal<P>(fixed<P::dk_bytes>(sk), fixed<P::ct_bytes>(ct),
                               std::span<std::uint8_t, 32>(ss.data(), 32));
@@ -173,6 +264,17 @@ SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
 
 Bytes public_key_from_secret_key(Scheme s, ByteView sk) {
   check_secret_key(s, sk);
+  if (is_ntru(s)) {
+    // h is not stored; it is recomputed from the stored h^-1 (see ntru::pk_from_sk).
+    Bytes pk(scheme_info(s).pk_bytes);
+    ct::poison(sk.data(), sk.size());
+    with_ntru_params(s, [&]<class P>() {
+      ntru::pk_from_sk<P>(fixed<P::sk_bytes>(sk), std::span<std::uint8_t, P::pk_bytes>(pk.data(), P::pk_bytes));
+    });
+    ct::declassify(sk.data(), sk.size());
+    ct::declassify(pk.data(), pk.size());
+    return pk;
+  }
   return with_params(s, [&]<class P>() {
     const auto ek = sk.subspan(P::dk_pke_bytes, P::ek_bytes);
     return Bytes(ek.begin(), ek.end());

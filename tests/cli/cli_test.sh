@@ -93,6 +93,11 @@ declare -A PK=([ML-KEM-512]=800 [ML-KEM-768]=1184 [ML-KEM-1024]=1568)
 declare -A SK=([ML-KEM-512]=1632 [ML-KEM-768]=2400 [ML-KEM-1024]=3168)
 declare -A CT=([ML-KEM-512]=768 [ML-KEM-768]=1088 [ML-KEM-1024]=1568)
 ALGS=(ML-KEM-512 ML-KEM-768 ML-KEM-1024)
+# NTRU round 3 (sizes from the submission's api.h files).
+PK+=([ntruhps2048509]=699 [ntruhps2048677]=930 [ntruhps4096821]=1230 [ntruhrss701]=1138)
+SK+=([ntruhps2048509]=935 [ntruhps2048677]=1234 [ntruhps4096821]=1590 [ntruhrss701]=1450)
+CT+=([ntruhps2048509]=699 [ntruhps2048677]=930 [ntruhps4096821]=1230 [ntruhrss701]=1138)
+NTRU_ALGS=(ntruhps2048509 ntruhps2048677 ntruhps4096821 ntruhrss701)
 
 # ---------------------------------------------------------------------------------------------
 group_help() {
@@ -123,7 +128,7 @@ group_help() {
 # ---------------------------------------------------------------------------------------------
 group_roundtrip() {
   local d=$T/rt
-  for a in "${ALGS[@]}"; do
+  for a in "${ALGS[@]}" "${NTRU_ALGS[@]}"; do
     for f in bin hex; do
       mkdir -p "$d/$a-$f" && cd "$d/$a-$f" || return
       run 0 "" "$PQ" keygen -a "$a" --pk pk --sk sk --format "$f" || continue
@@ -354,13 +359,14 @@ group_usage() {
   u "received 2" "$PQ" keygen -a ML-KEM-768 --pk p2 --pk p3 --sk s2
   u "not expected: extra" "$PQ" kat -a ML-KEM-768 --count 1 extra
   u "unknown command 'frobnicate'" "$PQ" frobnicate
-  # NTRU: an unknown-algorithm usage error until the library has it, then it must just work.
-  if "$PQ" list | grep -q '^ntruhps2048509 '; then
-    run 0 "" "$PQ" keygen -a NTRU-HPS-2048-509 --pk ntru.pk --sk ntru.sk && rm -f ntru.pk ntru.sk
-  else
-    u "unknown algorithm 'ntruhps2048509'" "$PQ" keygen -a ntruhps2048509 --pk p2 --sk s2
-    u "unknown algorithm" "$PQ" keygen -a NTRU-HPS-2048-509 --pk p2 --sk s2
-  fi
+  # NTRU names and their aliases work like any other algorithm.
+  run 0 "" "$PQ" keygen -a NTRU-HPS-2048-509 --pk ntru.pk --sk ntru.sk &&
+    check "NTRU-HPS-2048-509 alias makes an ntruhps2048509 key" test "$(size_of ntru.pk)" = 699
+  rm -f ntru.pk ntru.sk
+  run 0 "" "$PQ" keygen -a ntru-hrss-701 --pk ntru.pk --sk ntru.sk &&
+    check "ntru-hrss-701 alias makes an ntruhrss701 key" test "$(size_of ntru.sk)" = 1450
+  rm -f ntru.pk ntru.sk
+  u "unknown algorithm" "$PQ" keygen -a ntruhps2048510 --pk p2 --sk s2
   # Paths: one stdin input, one stdout output, no output twice, no output over an input.
   u "same file" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk p2
   u "same file" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk ./p2

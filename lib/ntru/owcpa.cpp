@@ -1,0 +1,121 @@
+// NTRU OW-CPA encryption: key generation, encryption, decryption with the message-space checks.
+#include "ntru/owcpa.hpp"
+
+#include "ct.hpp"
+#include "ntru/pack.hpp"
+#include "ntru/sample.hpp"
+
+namespace pqkem::ntru {
+namespace {
+
+/// 1 if m is not of fixed type (exactly weight/2 coefficients 1 and weight/2 coefficients 2), else 0.
+/// In: Z3.
+template <class P>
+std::uint32_t check_m_fails(const Poly<P>& m) noexcept {
+  std::uint32_t ones = 0, twos = 0;
+  for (std::size_t i = 0; i < P::n; ++i) {
+    ones += m.c[i] & 1u;
+    twos += static_cast<std::uint32_t>(m.c[i]) >> 1;
+  }
+  constexpr std::uint32_t half = P::weight / 2;
+  return 1u & ~ct::mask_is_zero((ones ^ half) | (twos ^ half));
+}
+
+/// 1 unless r_i is in {0, 1, q - 1} for i < n - 1 and r_{n-1} = 0, else 0. In: Rq.
+template <class P>
+std::uint32_t check_r_fails(const Poly<P>& r) noexcept {
+  std::uint32_t bad = r.c[P::n - 1];
+  for (std::size_t i = 0; i + 1 < P::n; ++i) {
+    const std::uint32_t t = (r.c[i] + 1u) & (P::q - 1);  // {0, 1, 2} exactly for {q - 1, 0, 1}
+    bad |= (2u - t) >> 31;
+  }
+  return 1u & ~ct::mask_is_zero(bad);
+}
+
+}  // namespace
+
+template <class P>
+void owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
+                   std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept {
+  constexpr std::size_t t = P::pack_trinary_bytes;
+  Poly<P> f, g, finv3, gf, invgf, tmp, invh, h;
+  sample_fg<P>(f, g, seed);
+
+  poly_s3_inv(finv3, f);
+  poly_s3_tobytes<P>(sk.template subspan<0, t>(), f);
+  poly_s3_tobytes<P>(sk.template subspan<t, t>(), finv3);
+
+  poly_z3_to_zq(f, f);
+  poly_z3_to_zq(g, g);
+  if constexpr (P::hrss) poly_mul_x_minus_1(g, g);  // HRSS: g <- (x - 1) g
+  for (auto& x : g.c) x = static_cast<std::uint16_t>((3u * x) & (P::q - 1));  // g <- 3 g
+
+  poly_rq_mul(gf, g, f);
+  poly_rq_inv(invgf, gf);  // (g f)^-1 mod (q, Phi_n)
+
+  poly_rq_mul(tmp, invgf, f);
+  poly_sq_mul(invh, tmp, f);  // h^-1 = f^2 / (g f) = f / g mod (q, Phi_n)
+  poly_sq_tobytes<P>(sk.template subspan<2 * t, P::pack_q_bytes>(), invh);
+
+  // h = g^2 / (g f) = g / f mod (q, Phi_n); g(1) = 0 makes h(1) = 0, so h is determined in Rq.
+  poly_rq_mul(tmp, invgf, g);
+  poly_rq_mul(h, tmp, g);
+  poly_rq_sum_zero_tobytes<P>(pk, h);
+}
+
+template <class P>
+void owcpa_enc(std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
+               std::span<const std::uint8_t, P::owcpa_pk_bytes> pk) noexcept {
+  Poly<P> h, ct, liftm;
+  poly_rq_sum_zero_frombytes<P>(h, pk);
+  poly_rq_mul(ct, r, h);
+  poly_lift(liftm, m);
+  for (std::size_t i = 0; i < P::n; ++i) ct.c[i] = static_cast<std::uint16_t>((ct.c[i] + liftm.c[i]) & (P::q - 1));
+  poly_rq_sum_zero_tobytes<P>(c, ct);
+}
+
+template <class P>
+std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
+                        std::span<const std::uint8_t, P::owcpa_sk_bytes> sk) noexcept {
+  constexpr std::size_t t = P::pack_trinary_bytes;
+  Poly<P> c, f, cf, mf, finv3, m, liftm, b, invh, r;
+
+  poly_rq_sum_zero_frombytes<P>(c, ciphertext);
+  poly_s3_frombytes<P>(f, sk.template subspan<0, t>());
+  poly_z3_to_zq(f, f);
+
+  // c f = 3 r g' + Lift(m) f mod (q, Phi_n) with small coefficients (g' = g or (x - 1) g): when
+  // decryption succeeds its centered form reduced mod 3 is m f, and m = (m f) f^-1 in S3.
+  poly_rq_mul(cf, c, f);
+  poly_rq_to_s3(mf, cf);
+  poly_s3_frombytes<P>(finv3, sk.template subspan<t, t>());
+  poly_s3_mul(m, mf, finv3);
+  poly_s3_tobytes<P>(rm.template subspan<t, t>(), m);
+
+  std::uint32_t fail = 1u & ~q_encoding_is_canonical<P>(ciphertext);
+  if constexpr (P::hps) fail |= check_m_fails(m);
+
+  // r = (c - Lift(m)) / h mod (q, Phi_n)
+  poly_lift(liftm, m);
+  for (std::size_t i = 0; i < P::n; ++i) b.c[i] = static_cast<std::uint16_t>((c.c[i] - liftm.c[i]) & (P::q - 1));
+  poly_sq_frombytes<P>(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
+  poly_sq_mul(r, b, invh);
+  fail |= check_r_fails(r);
+
+  poly_trinary_zq_to_z3(r, r);
+  poly_s3_tobytes<P>(rm.template subspan<0, t>(), r);
+  return fail;
+}
+
+#define PQKEM_NTRU_INSTANTIATE_OWCPA(P)                                                                        \
+  template void owcpa_keypair<P>(std::span<std::uint8_t, P::owcpa_pk_bytes>,                                   \
+                                 std::span<std::uint8_t, P::owcpa_sk_bytes>,                                   \
+                                 std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept;                   \
+  template void owcpa_enc<P>(std::span<std::uint8_t, P::owcpa_ct_bytes>, const Poly<P>&, const Poly<P>&,       \
+                             std::span<const std::uint8_t, P::owcpa_pk_bytes>) noexcept;                        \
+  template std::uint32_t owcpa_dec<P>(std::span<std::uint8_t, P::owcpa_msg_bytes>,                             \
+                                      std::span<const std::uint8_t, P::owcpa_ct_bytes>,                        \
+                                      std::span<const std::uint8_t, P::owcpa_sk_bytes>) noexcept;
+PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_OWCPA)
+
+}  // namespace pqkem::ntru

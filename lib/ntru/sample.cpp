@@ -1,0 +1,90 @@
+// NTRU samplers: iid, iid plus, fixed type (see sample.hpp).
+#include "ntru/sample.hpp"
+
+#include <array>
+
+#include "ct.hpp"
+#include "ntru/sort.hpp"
+
+namespace pqkem::ntru {
+
+template <class P>
+void sample_iid(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_bytes> u) noexcept {
+  // Pr[0] = 86/256, Pr[1] = Pr[2] = 85/256.
+  for (std::size_t i = 0; i + 1 < P::n; ++i) r.c[i] = static_cast<std::uint16_t>(mod3(u[i]));
+  r.c[P::n - 1] = 0;
+}
+
+template <class P>
+void sample_iid_plus(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_bytes> u) noexcept {
+  sample_iid<P>(r, u);
+  // Centered values v_i in {-1, 0, 1} (as int32); s = sum v_i v_{i+1}, |s| < n.
+  std::array<std::int32_t, P::n> v{};
+  for (std::size_t i = 0; i < P::n; ++i) {
+    const std::int32_t c = r.c[i];
+    v[i] = c - 3 * (c >> 1);  // 0 -> 0, 1 -> 1, 2 -> -1
+  }
+  std::int32_t s = 0;
+  for (std::size_t i = 0; i + 1 < P::n; ++i) s += v[i] * v[i + 1];
+  // neg = all ones iff s < 0; negate v_i for even i then (v -> (v ^ neg) - neg).
+  const std::int32_t neg = ct::value_barrier(static_cast<std::int32_t>(static_cast<std::uint32_t>(s) >> 31)) * -1;
+  for (std::size_t i = 0; i < P::n; i += 2) v[i] = (v[i] ^ neg) - neg;
+  for (std::size_t i = 0; i < P::n; ++i) r.c[i] = static_cast<std::uint16_t>(v[i] + (3 & (v[i] >> 31)));  // -1 -> 2
+  secure_wipe(v.data(), sizeof v);
+}
+
+template <class P>
+void sample_fixed_type(Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept {
+  constexpr std::size_t m = P::n - 1;
+  static_assert(P::sample_ft_bytes * 8 >= 30 * m);
+  std::array<std::int32_t, m> s{};
+  std::uint64_t acc = 0;  // < 8 + 30 pending bits
+  unsigned bits = 0;
+  std::size_t o = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    for (; bits < 30; bits += 8) acc |= static_cast<std::uint64_t>(u[o++]) << bits;
+    const std::uint32_t w = static_cast<std::uint32_t>(acc & 0x3FFFFFFFu);
+    acc >>= 30;
+    bits -= 30;
+    constexpr std::size_t half = static_cast<std::size_t>(P::weight / 2);
+    const std::uint32_t label = i < half ? 1u : i < 2 * half ? 2u : 0u;  // public index test
+    s[i] = static_cast<std::int32_t>((w << 2) | label);
+  }
+  sort_int32(s);
+  for (std::size_t i = 0; i < m; ++i) r.c[i] = static_cast<std::uint16_t>(s[i] & 3);
+  r.c[P::n - 1] = 0;
+  secure_wipe(s.data(), sizeof s);
+}
+
+template <class P>
+void sample_fg(Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_fg_bytes> u) noexcept {
+  if constexpr (P::hps) {
+    sample_iid<P>(f, u.template first<P::sample_iid_bytes>());
+    sample_fixed_type<P>(g, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
+  } else {
+    sample_iid_plus<P>(f, u.template first<P::sample_iid_bytes>());
+    sample_iid_plus<P>(g, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
+  }
+}
+
+template <class P>
+void sample_rm(Poly<P>& r, Poly<P>& m, std::span<const std::uint8_t, P::sample_rm_bytes> u) noexcept {
+  sample_iid<P>(r, u.template first<P::sample_iid_bytes>());
+  if constexpr (P::hps)
+    sample_fixed_type<P>(m, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
+  else
+    sample_iid<P>(m, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
+}
+
+template <class P>
+using IidBytes = std::span<const std::uint8_t, P::sample_iid_bytes>;
+
+#define PQKEM_NTRU_INSTANTIATE_SAMPLE(P)                                                                     \
+  template void sample_iid<P>(Poly<P>&, IidBytes<P>) noexcept;                                               \
+  template void sample_iid_plus<P>(Poly<P>&, IidBytes<P>) noexcept;                                          \
+  template void sample_fixed_type<P>(Poly<P>&, std::span<const std::uint8_t, P::sample_ft_bytes>) noexcept;  \
+  template void sample_fg<P>(Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept; \
+  template void sample_rm<P>(Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_rm_bytes>) noexcept;
+PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_SAMPLE)
+
+}  // namespace pqkem::ntru

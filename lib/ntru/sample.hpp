@@ -1,0 +1,37 @@
+// NTRU samplers (round-3 specification, section 1.10; reference sample.c). Each maps uniform
+// bytes to a polynomial deterministically; the byte counts are those of params.hpp.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "ntru/poly.hpp"
+
+namespace pqkem::ntru {
+
+/// Sample_iid: r_i = u_i mod 3 for i < n - 1, r_{n-1} = 0. Out: S3.
+template <class P>
+void sample_iid(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_bytes> u) noexcept;
+
+/// Sample_iid_plus (HRSS): sample_iid, then negate the even-index coefficients if the
+/// correlation <x * r, r> = sum r_i r_{i+1} (coefficients as -1, 0, 1) is negative, so that
+/// it is >= 0. Out: S3.
+template <class P>
+void sample_iid_plus(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_bytes> u) noexcept;
+
+/// Sample_fixed_type (HPS): exactly weight/2 coefficients 1 and weight/2 coefficients 2 (= -1)
+/// among r_0..r_{n-2}, r_{n-1} = 0. The bytes are read as a little-endian bit stream cut into
+/// n - 1 30-bit words w_i; s_i = (w_i << 2) | label_i (label 1 for i < weight/2, 2 for
+/// i < weight, else 0) is sorted as int32 in constant time and r_i = s_i mod 4. Out: S3.
+template <class P>
+void sample_fixed_type(Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept;
+
+/// Sample_fg: HPS f = iid, g = fixed type; HRSS f, g = iid plus. Out: S3.
+template <class P>
+void sample_fg(Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_fg_bytes> u) noexcept;
+
+/// Sample_rm: HPS r = iid, m = fixed type; HRSS r, m = iid. Out: S3.
+template <class P>
+void sample_rm(Poly<P>& r, Poly<P>& m, std::span<const std::uint8_t, P::sample_rm_bytes> u) noexcept;
+
+}  // namespace pqkem::ntru

@@ -1,0 +1,71 @@
+// Helpers shared by the NTRU tests: parameter-set lists, hex/SHA-256, file access, a seeded RNG.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+
+#include <cstdint>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ntru/params.hpp"
+#include "pqkem.hpp"
+
+namespace pqkem::ntru::test {
+
+using AllParams = ::testing::Types<NtruHps2048509, NtruHps2048677, NtruHps4096821, NtruHrss701>;
+
+class ParamsName {
+public:
+  template <class P>
+  static std::string GetName(int) {
+    return "n" + std::to_string(P::n) + (P::hps ? "hps" : "hrss");
+  }
+};
+
+inline std::string sha256_hex(std::string_view text) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(text.data(), text.size(), md, &len, EVP_sha256(), nullptr) != 1 || len != 32)
+    throw std::runtime_error("EVP_Digest(SHA-256) failed");
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < len; ++i) {
+    out.push_back(hex[md[i] >> 4]);
+    out.push_back(hex[md[i] & 15]);
+  }
+  return out;
+}
+
+inline std::vector<std::uint8_t> sha3_256(std::initializer_list<std::span<const std::uint8_t>> parts) {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  std::vector<std::uint8_t> out(32);
+  unsigned int len = 0;
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha3_256(), nullptr) != 1) throw std::runtime_error("sha3 init");
+  for (auto p : parts)
+    if (EVP_DigestUpdate(ctx.get(), p.data(), p.size()) != 1) throw std::runtime_error("sha3 update");
+  if (EVP_DigestFinal_ex(ctx.get(), out.data(), &len) != 1 || len != 32) throw std::runtime_error("sha3 final");
+  return out;
+}
+
+/// The file's bytes; throws (failing the test) if it cannot be read.
+inline std::string read_vector_file(const std::string& relative) {
+  const std::string path = std::string(PQKEM_VECTORS_DIR) + "/" + relative;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open test vector file " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::vector<std::uint8_t> random_bytes(std::mt19937_64& rng, std::size_t n) {
+  std::vector<std::uint8_t> v(n);
+  for (auto& b : v) b = static_cast<std::uint8_t>(rng());
+  return v;
+}
+
+}  // namespace pqkem::ntru::test
