@@ -25,6 +25,7 @@
 #include "commands.hpp"
 #include "mlkem/ntt.hpp"
 #include "simd/cpu.hpp"
+#include "simd/dispatch.hpp"
 #include "util/json.hpp"
 
 namespace pqkem::cli {
@@ -196,6 +197,7 @@ std::vector<Result> bench_operations(const std::vector<Scheme>& schemes, const s
   for (Scheme s : schemes) {
     const SchemeInfo& info = scheme_info(s);
     for (const std::string& impl : impls) {
+      simd::set_impl(*simd::parse_impl(impl));
       // Fixed inputs: a key pair and a ciphertext made once, outside the timed calls.
       const KeyPair kp = keygen(s);
       const Encapsulation enc = encaps(s, kp.pk);
@@ -282,6 +284,10 @@ CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
                 "Measure every ML-KEM NTT merge plan (forward and inverse, portable path), best first");
   cmd->add_option("--baseline", opts.baseline, "Compare with an earlier --json output; flag >5% regressions")
       ->option_text("FILE");
+  cmd->add_option("--ntt-plan", opts.ntt_plan,
+                  "ML-KEM NTT merge plan of the portable path for the operations and kernels (default: "
+                  "$PQKEM_NTT_PLAN, else the built-in default)")
+      ->option_text("PLAN");
   cmd->add_flag("--fail-on-regression", opts.fail_on_regression,
                 "With --baseline: exit 1 if any measurement is more than 5% slower");
   cmd->footer(
@@ -296,6 +302,7 @@ CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
 }
 
 void run_bench(const BenchOptions& opts) {
+  apply_engine_options({"", opts.ntt_plan});
   std::vector<Scheme> schemes;
   for (const std::string& a : opts.algorithms) schemes.push_back(*parse_algorithm(a));
   if (schemes.empty())
@@ -304,7 +311,7 @@ void run_bench(const BenchOptions& opts) {
   const std::vector<std::string_view> usable = simd::usable_implementations();
   std::vector<std::string> impls;
   if (opts.impl == "auto") {
-    impls.emplace_back(usable.front());
+    impls.emplace_back(simd::impl_name(simd::active_impl()));  // PQKEM_IMPL or the best usable
   } else if (opts.impl == "all") {
     impls.assign(usable.begin(), usable.end());
   } else if (opts.impl == "portable" || opts.impl == "avx2") {

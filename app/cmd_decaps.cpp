@@ -20,6 +20,7 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
       ->option_text("PATH REQUIRED");
   add_format_option(*cmd, opts.format);
   cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
+  add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
       "ciphertext is not an error: implicit rejection yields an unrelated shared secret.\n\n"
@@ -30,6 +31,7 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
 }
 
 void run_decaps(const DecapsOptions& opts) {
+  apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);
   const std::vector<PathArg> inputs{{opts.sk_path, "--sk"}, {opts.ct_path, "--ct"}};
   const std::vector<PathArg> outputs{{opts.ss_path, "--ss"}};

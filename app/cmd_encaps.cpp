@@ -21,6 +21,7 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
   add_format_option(*cmd, opts.format);
   add_coins_option(*cmd, opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
   cmd->add_flag("--force", opts.force, "Replace output files that already exist");
+  add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
       "the shared secret are both written, or neither.\n\n"
@@ -31,6 +32,7 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
 }
 
 void run_encaps(const EncapsOptions& opts) {
+  apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);
   const CoinsArg coins(opts.coins);
 

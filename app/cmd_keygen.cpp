@@ -21,6 +21,7 @@ CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
   add_format_option(*cmd, opts.format);
   add_coins_option(*cmd, opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");
   cmd->add_flag("--force", opts.force, "Replace output files that already exist");
+  add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "Both files are written, or neither. The secret key is the standard's expanded form\n"
       "(ML-KEM: the FIPS 203 decapsulation key dk).\n\n"
@@ -31,6 +32,7 @@ CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
 }
 
 void run_keygen(const KeygenOptions& opts) {
+  apply_engine_options(opts.engine);
   const Scheme s = *parse_algorithm(opts.algorithm);
   const auto& info = scheme_info(s);
   const CoinsArg coins(opts.coins);

@@ -14,6 +14,12 @@
 
 namespace pqkem::cli {
 
+/// Implementation choices shared by every command that runs an algorithm.
+struct EngineOptions {
+  std::string impl;      ///< --impl auto|portable|avx2; empty: PQKEM_IMPL or auto
+  std::string ntt_plan;  ///< --ntt-plan NAME; empty: PQKEM_NTT_PLAN or the default
+};
+
 struct KeygenOptions {
   std::string algorithm;
   std::string pk_path;
@@ -21,6 +27,7 @@ struct KeygenOptions {
   Format format = Format::bin;
   std::string coins;  ///< empty: random
   bool force = false;
+  EngineOptions engine;
 };
 
 struct EncapsOptions {
@@ -31,6 +38,7 @@ struct EncapsOptions {
   Format format = Format::bin;
   std::string coins;
   bool force = false;
+  EngineOptions engine;
 };
 
 struct DecapsOptions {
@@ -40,6 +48,7 @@ struct DecapsOptions {
   std::string ss_path;
   Format format = Format::bin;
   bool force = false;
+  EngineOptions engine;
 };
 
 struct ListOptions {
@@ -49,6 +58,7 @@ struct ListOptions {
 struct KatOptions {
   std::string algorithm;
   int count = 100;
+  EngineOptions engine;
 };
 
 struct BenchOptions {
@@ -60,6 +70,7 @@ struct BenchOptions {
   bool ntt_plans = false;
   std::string baseline;
   bool fail_on_regression = false;
+  std::string ntt_plan;                 ///< --ntt-plan for the operations and kernels
 };
 
 CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts);
@@ -82,6 +93,13 @@ void run_bench(const BenchOptions& opts);
 void add_format_option(CLI::App& cmd, Format& format);
 /// Adds `-a,--algorithm ALG`.
 CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help);
+/// Adds `--impl` and `--ntt-plan` (with_impl: false leaves --impl out, for `bench`, which has
+/// its own).
+void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl = true);
+/// Applies --impl / --ntt-plan, else validates PQKEM_IMPL / PQKEM_NTT_PLAN from the
+/// environment: unknown names are usage errors (exit 2, listing the valid ones); an
+/// implementation this CPU or build cannot run is a failure (exit 1) saying why.
+void apply_engine_options(const EngineOptions& engine);
 /// Adds `--coins HEX|@FILE`, documented as being for testing only.
 void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what);
 

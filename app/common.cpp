@@ -2,11 +2,14 @@
 // everything comes from pqkem::all_schemes(), so new schemes work without a CLI change.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "mlkem/ntt.hpp"
+#include "simd/dispatch.hpp"
 
 namespace pqkem::cli {
 namespace {
@@ -118,6 +121,49 @@ void add_format_option(CLI::App& cmd, Format& format) {
 
 CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help) {
   return cmd.add_option("-a,--algorithm", algorithm, help)->option_text("ALG");
+}
+
+void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl) {
+  if (with_impl)
+    cmd.add_option("--impl", engine.impl,
+                   "Implementation: auto (the best this CPU can run), portable or avx2 "
+                   "(default: $PQKEM_IMPL, else auto)")
+        ->option_text("auto|portable|avx2");
+  cmd.add_option("--ntt-plan", engine.ntt_plan,
+                 fmt::format("ML-KEM NTT merge plan of the portable path, e.g. 3211 (default: $PQKEM_NTT_PLAN, else "
+                             "{}); see 'pqkem bench --ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
+                             mlkem::kDefaultNttPlan))
+      ->option_text("PLAN");
+}
+
+void apply_engine_options(const EngineOptions& engine) {
+  const char* env_impl = std::getenv("PQKEM_IMPL");
+  const bool impl_from_env = engine.impl.empty() && env_impl != nullptr && *env_impl != '\0';
+  const std::string impl = impl_from_env ? std::string(env_impl) : engine.impl;
+  const char* source = impl_from_env ? "PQKEM_IMPL" : "--impl";
+  if (impl == "auto") {
+    simd::set_impl_auto();
+  } else if (!impl.empty()) {
+    const auto parsed = simd::parse_impl(impl);
+    if (!parsed) throw_usage(fmt::format("{} must be auto, portable or avx2, not '{}'", source, impl));
+    if (!simd::impl_usable(*parsed))
+      throw_failure(fmt::format("{} {}: not usable here: {}", source, impl, simd::impl_unusable_reason(*parsed)));
+    simd::set_impl(*parsed);
+  }
+
+  const char* env_plan = std::getenv("PQKEM_NTT_PLAN");
+  const bool plan_from_env = engine.ntt_plan.empty() && env_plan != nullptr && *env_plan != '\0';
+  const std::string plan = plan_from_env ? std::string(env_plan) : engine.ntt_plan;
+  if (!plan.empty()) {
+    const mlkem::NttPlanEntry* entry = mlkem::find_ntt_plan(plan);
+    if (entry == nullptr) {
+      std::string names;
+      for (const auto& p : mlkem::all_ntt_plans()) names += (names.empty() ? "" : " ") + std::string(p.name);
+      throw_usage(fmt::format("{}: unknown NTT plan '{}'; the plans are: {}", plan_from_env ? "PQKEM_NTT_PLAN" : "--ntt-plan",
+                              plan, names));
+    }
+    mlkem::set_ntt_plan(*entry);
+  }
 }
 
 void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what) {

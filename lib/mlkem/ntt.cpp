@@ -1,6 +1,7 @@
 #include "mlkem/ntt.hpp"
 
 #include <atomic>
+#include <cstdlib>
 
 namespace pqkem::mlkem {
 namespace {
@@ -187,7 +188,9 @@ constexpr const NttPlanEntry* find_plan(std::string_view name) noexcept {
 }
 static_assert(find_plan(kDefaultNttPlan) != nullptr, "kDefaultNttPlan must name a plan");
 
-std::atomic<const NttPlanEntry*> g_plan{find_plan(kDefaultNttPlan)};
+/// nullptr until first use, which reads PQKEM_NTT_PLAN (an unknown name falls back to the
+/// default here; the CLI rejects it with a usage error).
+std::atomic<const NttPlanEntry*> g_plan{nullptr};
 
 }  // namespace
 
@@ -195,8 +198,18 @@ const std::array<std::int16_t, 128> kZetas = kZ;
 
 std::span<const NttPlanEntry> all_ntt_plans() noexcept { return kPlans; }
 const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept { return find_plan(name); }
-const NttPlanEntry& current_ntt_plan() noexcept { return *g_plan.load(std::memory_order_relaxed); }
-void set_ntt_plan(const NttPlanEntry& plan) noexcept { g_plan.store(&plan, std::memory_order_relaxed); }
+const NttPlanEntry& current_ntt_plan() noexcept {
+  const NttPlanEntry* p = g_plan.load(std::memory_order_acquire);
+  if (p == nullptr) {
+    const char* env = std::getenv("PQKEM_NTT_PLAN");
+    const NttPlanEntry* chosen = env != nullptr ? find_plan(env) : nullptr;
+    if (chosen == nullptr) chosen = find_plan(kDefaultNttPlan);
+    g_plan.compare_exchange_strong(p, chosen, std::memory_order_acq_rel);
+    p = g_plan.load(std::memory_order_acquire);
+  }
+  return *p;
+}
+void set_ntt_plan(const NttPlanEntry& plan) noexcept { g_plan.store(&plan, std::memory_order_release); }
 
 NttPoly ntt(const Poly& f) noexcept {
   NttPoly r{f.c};

@@ -44,7 +44,8 @@ const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept;
 /// --ntt-plans` (README, "NTT merge plans"); other targets set theirs here.
 inline constexpr std::string_view kDefaultNttPlan = "1111111";
 
-/// The plan in use (process-wide; the default unless set_ntt_plan was called).
+/// The plan in use (process-wide): set_ntt_plan's choice, else PQKEM_NTT_PLAN from the
+/// environment if it names a plan, else kDefaultNttPlan.
 const NttPlanEntry& current_ntt_plan() noexcept;
 /// Selects the plan for the whole process. Not meant to race with running operations.
 void set_ntt_plan(const NttPlanEntry& plan) noexcept;

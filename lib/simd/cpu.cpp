@@ -1,5 +1,7 @@
 #include "simd/cpu.hpp"
 
+#include "simd/dispatch.hpp"
+
 #include <cpuid.h>
 
 #include <cstdint>
@@ -57,6 +59,11 @@ std::string cpu_brand() {
   return first == std::string::npos ? "unknown" : s.substr(first, last - first + 1);
 }
 
-std::vector<std::string_view> usable_implementations() { return {"portable"}; }
+std::vector<std::string_view> usable_implementations() {
+  std::vector<std::string_view> out;
+  if (impl_usable(Impl::avx2)) out.push_back(impl_name(Impl::avx2));
+  out.push_back(impl_name(Impl::portable));
+  return out;
+}
 
 }  // namespace pqkem::simd

@@ -20,8 +20,8 @@ const CpuFeatures& cpu_features() noexcept;
 /// The CPU's brand string ("AMD EPYC ..."), or "unknown".
 std::string cpu_brand();
 
-/// Names of the implementations usable on this CPU, best first. "portable" is always last.
-/// (Only "portable" exists until the AVX2 backend lands.)
+/// Names of the implementations usable on this CPU in this build, best first; "portable" is
+/// always there, last (see simd/dispatch.hpp).
 std::vector<std::string_view> usable_implementations();
 
 }  // namespace pqkem::simd

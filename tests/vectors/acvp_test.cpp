@@ -4,6 +4,8 @@
 // (tgId, tcId), and every case in either file must have its partner in the other.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <cstdint>
 #include <map>
 #include <set>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "util/json.hpp"
+#include "mlkem/ntt.hpp"
 #include "pqkem.hpp"
 #include "support.hpp"
 
@@ -231,6 +234,14 @@ TEST(AcvpEncapDecap, DecapsulationKeyCheck) {
   EXPECT_EQ(accepted + rejected, 30);
   EXPECT_GT(accepted, 0);
   EXPECT_GT(rejected, 0);
+}
+
+// ctest runs this binary once per NTT plan under test (PQKEM_NTT_PLAN); make sure the plan
+// asked for is the one the library actually uses.
+TEST(NttPlanSelection, EnvironmentPlanIsInEffect) {
+  const char* env = std::getenv("PQKEM_NTT_PLAN");
+  const std::string expected = env != nullptr ? env : std::string(mlkem::kDefaultNttPlan);
+  EXPECT_EQ(mlkem::current_ntt_plan().name, expected);
 }
 
 }  // namespace

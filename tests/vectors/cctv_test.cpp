@@ -2,6 +2,8 @@
 // accumulated test, for ML-KEM-512, -768 and -1024.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "hash.hpp"
+#include "mlkem/ntt.hpp"
 #include "pqkem.hpp"
 #include "support.hpp"
 
@@ -193,6 +196,14 @@ INSTANTIATE_TEST_SUITE_P(Cctv, CctvAccumulatedTest, ::testing::ValuesIn(kAccumul
 class CctvAccumulatedLong : public ::testing::TestWithParam<AccumulatedCase> {};
 TEST_P(CctvAccumulatedLong, Hash) { run_accumulated(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cctv, CctvAccumulatedLong, ::testing::ValuesIn(kAccumulatedLong), accumulated_name);
+
+// ctest runs this binary once per NTT plan under test (PQKEM_NTT_PLAN); make sure the plan
+// asked for is the one the library actually uses.
+TEST(NttPlanSelection, EnvironmentPlanIsInEffect) {
+  const char* env = std::getenv("PQKEM_NTT_PLAN");
+  const std::string expected = env != nullptr ? env : std::string(mlkem::kDefaultNttPlan);
+  EXPECT_EQ(mlkem::current_ntt_plan().name, expected);
+}
 
 }  // namespace
 }  // namespace pqkem::test

@@ -1,0 +1,72 @@
+#include "simd/dispatch.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+
+#include "error.hpp"
+#include "simd/cpu.hpp"
+
+#ifndef PQKEM_HAVE_AVX2
+#define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
+#endif
+
+namespace pqkem::simd {
+namespace {
+
+/// -1: not chosen yet (first use reads PQKEM_IMPL); otherwise an Impl value.
+std::atomic<int> g_impl{-1};
+
+Impl initial_impl() noexcept {
+  if (const char* env = std::getenv("PQKEM_IMPL"); env != nullptr) {
+    const std::string_view v(env);
+    if (const auto impl = parse_impl(v); impl && impl_usable(*impl)) return *impl;
+    // "auto", empty or unusable: the automatic choice (the CLI rejects bad values loudly).
+  }
+  return best_impl();
+}
+
+}  // namespace
+
+std::string_view impl_name(Impl impl) noexcept { return impl == Impl::avx2 ? "avx2" : "portable"; }
+
+std::optional<Impl> parse_impl(std::string_view name) noexcept {
+  if (name == "portable") return Impl::portable;
+  if (name == "avx2") return Impl::avx2;
+  return std::nullopt;
+}
+
+std::string_view impl_unusable_reason(Impl impl) noexcept {
+  if (impl == Impl::portable) return {};
+  if (!PQKEM_HAVE_AVX2) return "this build has no AVX2 kernels";
+  const CpuFeatures& f = cpu_features();
+  if (!f.avx2) return "this CPU (or its operating system) does not support AVX2";
+  if (!f.bmi2 || !f.popcnt) return "this CPU lacks BMI2 or POPCNT, which the AVX2 kernels use";
+  return {};
+}
+
+bool impl_usable(Impl impl) noexcept { return impl_unusable_reason(impl).empty(); }
+
+Impl best_impl() noexcept { return impl_usable(Impl::avx2) ? Impl::avx2 : Impl::portable; }
+
+Impl active_impl() noexcept {
+  int v = g_impl.load(std::memory_order_acquire);
+  if (v < 0) {
+    int expected = -1;
+    g_impl.compare_exchange_strong(expected, static_cast<int>(initial_impl()), std::memory_order_acq_rel);
+    v = g_impl.load(std::memory_order_acquire);
+  }
+  return static_cast<Impl>(v);
+}
+
+void set_impl(Impl impl) {
+  if (!impl_usable(impl))
+    throw Error(Errc::bad_argument,
+                "implementation '" + std::string(impl_name(impl)) + "' is not usable: " +
+                    std::string(impl_unusable_reason(impl)));
+  g_impl.store(static_cast<int>(impl), std::memory_order_release);
+}
+
+void set_impl_auto() noexcept { g_impl.store(static_cast<int>(best_impl()), std::memory_order_release); }
+
+}  // namespace pqkem::simd

@@ -1,0 +1,37 @@
+// pqkem: which implementation (portable or AVX2) the operations use.
+//
+// The choice is made once per process (and may be changed between operations): set_impl()
+// wins; otherwise PQKEM_IMPL in the environment (portable|avx2|auto) if it names a usable
+// implementation; otherwise the best usable one. Operations read active_impl() once and run
+// that backend's kernels for the whole operation. AVX2 code lives only in files compiled with
+// -mavx2 (lib/simd/avx2/) and is reached only through this choice, so the binary runs on any
+// x86-64 CPU.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace pqkem::simd {
+
+enum class Impl { portable, avx2 };
+
+std::string_view impl_name(Impl impl) noexcept;
+/// "portable" or "avx2" (case-sensitive, as on the command line); nullopt otherwise.
+std::optional<Impl> parse_impl(std::string_view name) noexcept;
+
+/// Whether this build has kernels for `impl` and this CPU (and OS) can run them.
+bool impl_usable(Impl impl) noexcept;
+/// Why `impl` is not usable ("this CPU has no AVX2", "this build has no AVX2 kernels"), or "".
+std::string_view impl_unusable_reason(Impl impl) noexcept;
+
+/// The best usable implementation (AVX2 when usable, else portable).
+Impl best_impl() noexcept;
+/// The implementation operations use now.
+Impl active_impl() noexcept;
+/// Selects `impl` for the process. Throws pqkem::Error(Errc::bad_argument) if it is not usable.
+void set_impl(Impl impl);
+/// Back to the automatic choice (best_impl()), ignoring PQKEM_IMPL.
+void set_impl_auto() noexcept;
+
+}  // namespace pqkem::simd
