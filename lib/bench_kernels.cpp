@@ -92,12 +92,15 @@ std::vector<Kernel> mlkem_kernels(int eta1, int du) {
 
 }  // namespace
 
+// NTRU kernels live beside the NTRU code's bench entry (bench_kernels_ntru.cpp).
+std::vector<Kernel> ntru_kernels(Scheme s);
+
 std::vector<Kernel> kernels(Scheme s) {
   switch (s) {
     case Scheme::MlKem512: return mlkem_kernels(3, 10);
     case Scheme::MlKem768: return mlkem_kernels(2, 10);
     case Scheme::MlKem1024: return mlkem_kernels(2, 11);
-    default: return {};
+    default: return ntru_kernels(s);
   }
 }
 

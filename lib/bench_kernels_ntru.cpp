@@ -1,0 +1,68 @@
+// NTRU kernels for `pqkem bench --kernels` (see bench_kernels.hpp).
+#include <array>
+#include <memory>
+#include <random>
+
+#include "bench_kernels.hpp"
+#include "ntru/ntru.hpp"
+#include "ntru/poly.hpp"
+#include "ntru/sample.hpp"
+#include "ntru/sort.hpp"
+
+namespace pqkem::bench {
+namespace {
+
+template <class T>
+void keep(T& value) noexcept {
+  __asm__ volatile("" : : "r"(&value) : "memory");
+}
+
+template <class P>
+std::vector<Kernel> ntru_kernels_for() {
+  struct State {
+    ntru::Poly<P> a, b, r, t;
+    std::vector<std::int32_t> keys;
+    std::array<std::uint8_t, P::sample_ft_bytes> ft_bytes{};
+  };
+  auto st = std::make_shared<State>();
+  std::mt19937 rng(2);
+  for (int i = 0; i < P::n; ++i) {
+    st->a.c[i] = static_cast<std::uint16_t>(rng() % 3);
+    st->b.c[i] = static_cast<std::uint16_t>(rng() & (P::q - 1));
+  }
+  st->keys.resize(P::n - 1);
+  for (auto& x : st->ft_bytes) x = static_cast<std::uint8_t>(rng());
+  std::vector<Kernel> k;
+  const std::string impl = "portable";
+  k.push_back({"poly_Rq_mul", impl, [st] { ntru::poly_rq_mul(st->r, st->a, st->b); keep(st->r); }});
+  k.push_back({"poly_S3_mul", impl, [st] { ntru::poly_s3_mul(st->r, st->a, st->a); keep(st->r); }});
+  k.push_back({"poly_mul_x_minus_1", impl, [st] { ntru::poly_mul_x_minus_1(st->r, st->b); keep(st->r); }});
+  k.push_back({"crypto_sort (int32)", impl, [st, rng]() mutable {
+                 for (auto& x : st->keys) x = static_cast<std::int32_t>(rng());
+                 ntru::sort_int32(st->keys);
+                 keep(st->keys);
+               }});
+  if constexpr (P::hps) {
+    k.push_back({"sample_fixed_type", impl, [st] {
+                   ntru::sample_fixed_type<P>(st->r, st->ft_bytes);
+                   keep(st->r);
+                 }});
+  }
+  k.push_back({"poly_S3_inv", impl, [st] { ntru::poly_s3_inv(st->r, st->a); keep(st->r); }});
+  k.push_back({"poly_Rq_inv", impl, [st] { ntru::poly_rq_inv(st->r, st->a); keep(st->r); }});
+  return k;
+}
+
+}  // namespace
+
+std::vector<Kernel> ntru_kernels(Scheme s) {
+  switch (s) {
+    case Scheme::NtruHps2048509: return ntru_kernels_for<ntru::NtruHps2048509>();
+    case Scheme::NtruHps2048677: return ntru_kernels_for<ntru::NtruHps2048677>();
+    case Scheme::NtruHps4096821: return ntru_kernels_for<ntru::NtruHps4096821>();
+    case Scheme::NtruHrss701: return ntru_kernels_for<ntru::NtruHrss701>();
+    default: return {};
+  }
+}
+
+}  // namespace pqkem::bench
