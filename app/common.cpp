@@ -130,8 +130,9 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl) {
                    "(default: $PQKEM_IMPL, else auto)")
         ->option_text("auto|portable|avx2");
   cmd.add_option("--ntt-plan", engine.ntt_plan,
-                 fmt::format("ML-KEM NTT merge plan of the portable path, e.g. 3211 (default: $PQKEM_NTT_PLAN, else "
-                             "{}); see 'pqkem bench --ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
+                 fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or FORWARD/INVERSE "
+                             "such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see 'pqkem bench "
+                             "--ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
                              mlkem::kDefaultNttPlan))
       ->option_text("PLAN");
 }
@@ -155,14 +156,14 @@ void apply_engine_options(const EngineOptions& engine) {
   const bool plan_from_env = engine.ntt_plan.empty() && env_plan != nullptr && *env_plan != '\0';
   const std::string plan = plan_from_env ? std::string(env_plan) : engine.ntt_plan;
   if (!plan.empty()) {
-    const mlkem::NttPlanEntry* entry = mlkem::find_ntt_plan(plan);
-    if (entry == nullptr) {
+    const auto choice = mlkem::parse_ntt_plan(plan);
+    if (!choice) {
       std::string names;
       for (const auto& p : mlkem::all_ntt_plans()) names += (names.empty() ? "" : " ") + std::string(p.name);
-      throw_usage(fmt::format("{}: unknown NTT plan '{}'; the plans are: {}", plan_from_env ? "PQKEM_NTT_PLAN" : "--ntt-plan",
+      throw_usage(fmt::format("{}: unknown NTT plan '{}'; give a plan or FORWARD/INVERSE, the plans being: {}", plan_from_env ? "PQKEM_NTT_PLAN" : "--ntt-plan",
                               plan, names));
     }
-    mlkem::set_ntt_plan(*entry);
+    mlkem::set_ntt_plan(*choice);
   }
 }
 

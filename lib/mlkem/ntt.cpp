@@ -57,6 +57,10 @@ constexpr std::int16_t kInvNttScale = 1441;
 constexpr std::int16_t kInvNttScaleTwisted = static_cast<std::int16_t>(kInvNttScale * kQInv);
 static_assert((static_cast<std::int64_t>(kInvNttScale) * 128) % kQ == (std::int64_t{kMontR} * kMontR) % kQ);
 
+/// Fully unrolled group loops keep a group in registers; the loop over offsets is then a
+/// plain loop over contiguous coefficients, which the compiler vectorizes.
+#define PQKEM_UNROLL _Pragma("GCC unroll 16")
+
 /// Inverse layers whose sums are Barrett-reduced (see NttPlanEntry::inverse for the bounds).
 constexpr bool reduces_sums(int layer) noexcept { return layer == 5 || layer == 2; }
 
@@ -67,7 +71,74 @@ constexpr bool reduces_sums(int layer) noexcept { return layer == 5 || layer == 
 // All bounds are compile-time constants, so the group loops unroll and the offset loop
 // vectorizes where it is long enough.
 template <int W, int L>
-void ntt_pass(std::int16_t* __restrict a) noexcept {
+void ntt_pass_unrolled(std::int16_t* __restrict a) noexcept {
+  constexpr int kG = 1 << W;
+  constexpr int kLenFirst = 128 >> (L - 1);
+  constexpr int kLenLast = kLenFirst >> (W - 1);
+  constexpr int kBlocks = 128 / kLenFirst;
+  for (int blk = 0; blk < kBlocks; ++blk) {
+    std::int16_t* p = a + blk * 2 * kLenFirst;
+    for (int o = 0; o < kLenLast; ++o) {
+      std::int16_t x[kG];
+      PQKEM_UNROLL for (int i = 0; i < kG; ++i) x[i] = p[o + i * kLenLast];
+      PQKEM_UNROLL for (int w = 0; w < W; ++w) {
+        const int h = kG >> (w + 1);
+        PQKEM_UNROLL for (int g = 0; g < (1 << w); ++g) {
+          const int zi = (1 << (L + w - 1)) + (blk << w) + g;
+          const std::int16_t z = kZ[zi], zt = kZTwisted[zi];
+          PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i) {
+            const std::int16_t t = mul_zeta(x[i + h], z, zt);
+            x[i + h] = static_cast<std::int16_t>(x[i] - t);
+            x[i] = static_cast<std::int16_t>(x[i] + t);
+          }
+        }
+      }
+      PQKEM_UNROLL for (int i = 0; i < kG; ++i) p[o + i * kLenLast] = x[i];
+    }
+  }
+}
+
+// Inverse pass over layers L .. L-W+1 (Gentleman-Sande: t = a; a = a + b; b = zeta (b - t),
+// zeta index 2^m - 1 - j / (2 len_m), walking FIPS 203's i from 127 downwards).
+template <int W, int L>
+void inverse_ntt_pass_unrolled(std::int16_t* __restrict a) noexcept {
+  constexpr int kG = 1 << W;
+  constexpr int kLenFirst = 128 >> (L - 1);          // smallest len of this pass
+  constexpr int kLenTop = kLenFirst << (W - 1);       // largest len of this pass
+  constexpr int kBlocks = 128 / kLenTop;
+  for (int blk = 0; blk < kBlocks; ++blk) {
+    std::int16_t* p = a + blk * 2 * kLenTop;
+    for (int o = 0; o < kLenFirst; ++o) {
+      std::int16_t x[kG];
+      PQKEM_UNROLL for (int i = 0; i < kG; ++i) x[i] = p[o + i * kLenFirst];
+      PQKEM_UNROLL for (int w = 0; w < W; ++w) {
+        const int m = L - w;
+        const int h = 1 << w;
+        PQKEM_UNROLL for (int g = 0; g < (kG >> (w + 1)); ++g) {
+          const int zi = (1 << m) - 1 - (blk << (W - 1 - w)) - g;
+          const std::int16_t z = kZ[zi], zt = kZTwisted[zi];
+          PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i) {
+            const std::int16_t t = x[i];
+            const auto sum = static_cast<std::int16_t>(t + x[i + h]);
+            x[i] = reduces_sums(m) ? barrett_reduce(sum) : sum;
+            x[i + h] = mul_zeta(static_cast<std::int16_t>(x[i + h] - t), z, zt);
+          }
+        }
+      }
+      PQKEM_UNROLL for (int i = 0; i < kG; ++i) p[o + i * kLenFirst] = x[i];
+    }
+  }
+}
+
+// The same passes without the unrolling hints (see ntt_pass below).
+// Forward pass over layers L .. L+W-1 (layer m pairs a[j] with a[j + len_m], len_m = 128 >>
+// (m-1), with zeta index 2^(m-1) + j / (2 len_m)). For each block of 2 len_L coefficients
+// and each offset o < len_{L+W-1}, the 2^W coefficients a[b + o + i len_{L+W-1}] depend only
+// on each other for these W layers: they are loaded once, transformed W times, stored once.
+// All bounds are compile-time constants, so the group loops unroll and the offset loop
+// vectorizes where it is long enough.
+template <int W, int L>
+void ntt_pass_plain(std::int16_t* __restrict a) noexcept {
   constexpr int kG = 1 << W;
   constexpr int kLenFirst = 128 >> (L - 1);
   constexpr int kLenLast = kLenFirst >> (W - 1);
@@ -97,7 +168,7 @@ void ntt_pass(std::int16_t* __restrict a) noexcept {
 // Inverse pass over layers L .. L-W+1 (Gentleman-Sande: t = a; a = a + b; b = zeta (b - t),
 // zeta index 2^m - 1 - j / (2 len_m), walking FIPS 203's i from 127 downwards).
 template <int W, int L>
-void inverse_ntt_pass(std::int16_t* __restrict a) noexcept {
+void inverse_ntt_pass_plain(std::int16_t* __restrict a) noexcept {
   constexpr int kG = 1 << W;
   constexpr int kLenFirst = 128 >> (L - 1);          // smallest len of this pass
   constexpr int kLenTop = kLenFirst << (W - 1);       // largest len of this pass
@@ -124,6 +195,26 @@ void inverse_ntt_pass(std::int16_t* __restrict a) noexcept {
       for (int i = 0; i < kG; ++i) p[o + i * kLenFirst] = x[i];
     }
   }
+}
+
+// Which code shape each pass gets was decided from per-pass timings with GCC 12 on x86-64
+// (README, "NTT merge plans"). With the group loops unrolled, a pass whose smallest len is at
+// least 8 vectorizes over the offsets (about 10 ticks per layer), and the deep merged passes
+// (len 4 or 2) get 3-10x faster than plain. Single deep layers (len 4 or 2, and layer 5 alone in
+// the inverse) are faster plain: unrolled, the compiler vectorizes them across blocks with
+// transposes. Both shapes compute the same butterflies, so the outputs are identical.
+template <int W, int L>
+void ntt_pass(std::int16_t* __restrict a) noexcept {
+  constexpr int kLenLast = 128 >> (L + W - 2);
+  if constexpr (W == 1 && kLenLast < 8) ntt_pass_plain<W, L>(a);
+  else ntt_pass_unrolled<W, L>(a);
+}
+
+template <int W, int L>
+void inverse_ntt_pass(std::int16_t* __restrict a) noexcept {
+  constexpr int kLenFirst = 128 >> (L - 1);
+  if constexpr (W == 1 && (kLenFirst < 8 || L == 5)) inverse_ntt_pass_plain<W, L>(a);
+  else inverse_ntt_pass_unrolled<W, L>(a);
 }
 
 /// A merge plan as a type: NttPlan<3, 2, 1, 1> is "3211".
@@ -186,11 +277,24 @@ constexpr const NttPlanEntry* find_plan(std::string_view name) noexcept {
     if (p.name == name) return &p;
   return nullptr;
 }
-static_assert(find_plan(kDefaultNttPlan) != nullptr, "kDefaultNttPlan must name a plan");
+static_assert(find_plan(kDefaultNttPlan.substr(0, kDefaultNttPlan.find('/'))) != nullptr &&
+                  find_plan(kDefaultNttPlan.substr(kDefaultNttPlan.find('/') + 1)) != nullptr,
+              "kDefaultNttPlan must name a plan (or FORWARD/INVERSE plans)");
 
-/// nullptr until first use, which reads PQKEM_NTT_PLAN (an unknown name falls back to the
-/// default here; the CLI rejects it with a usage error).
-std::atomic<const NttPlanEntry*> g_plan{nullptr};
+/// nullptr until first use, which reads PQKEM_NTT_PLAN (an unparsable value falls back to
+/// the default here; the CLI rejects it with a usage error).
+std::atomic<const NttPlanEntry*> g_forward{nullptr};
+std::atomic<const NttPlanEntry*> g_inverse{nullptr};
+
+std::optional<NttPlanChoice> parse_choice(std::string_view spec) noexcept {
+  const auto slash = spec.find('/');
+  const std::string_view f = spec.substr(0, slash);
+  const std::string_view i = slash == std::string_view::npos ? f : spec.substr(slash + 1);
+  const NttPlanEntry* fp = find_plan(f);
+  const NttPlanEntry* ip = find_plan(i);
+  if (fp == nullptr || ip == nullptr) return std::nullopt;
+  return NttPlanChoice{fp, ip};
+}
 
 }  // namespace
 
@@ -198,29 +302,45 @@ const std::array<std::int16_t, 128> kZetas = kZ;
 
 std::span<const NttPlanEntry> all_ntt_plans() noexcept { return kPlans; }
 const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept { return find_plan(name); }
-const NttPlanEntry& current_ntt_plan() noexcept {
-  const NttPlanEntry* p = g_plan.load(std::memory_order_acquire);
-  if (p == nullptr) {
-    const char* env = std::getenv("PQKEM_NTT_PLAN");
-    const NttPlanEntry* chosen = env != nullptr ? find_plan(env) : nullptr;
-    if (chosen == nullptr) chosen = find_plan(kDefaultNttPlan);
-    g_plan.compare_exchange_strong(p, chosen, std::memory_order_acq_rel);
-    p = g_plan.load(std::memory_order_acquire);
-  }
-  return *p;
+std::string NttPlanChoice::name() const {
+  if (forward == inverse) return std::string(forward->name);
+  return std::string(forward->name) + "/" + std::string(inverse->name);
 }
-void set_ntt_plan(const NttPlanEntry& plan) noexcept { g_plan.store(&plan, std::memory_order_release); }
+
+std::optional<NttPlanChoice> parse_ntt_plan(std::string_view spec) noexcept { return parse_choice(spec); }
+
+NttPlanChoice current_ntt_plan() noexcept {
+  const NttPlanEntry* f = g_forward.load(std::memory_order_acquire);
+  if (f == nullptr) {
+    const char* env = std::getenv("PQKEM_NTT_PLAN");
+    std::optional<NttPlanChoice> chosen = env != nullptr ? parse_choice(env) : std::nullopt;
+    if (!chosen) chosen = parse_choice(kDefaultNttPlan);
+    const NttPlanEntry* expected = nullptr;
+    if (g_forward.compare_exchange_strong(expected, chosen->forward, std::memory_order_acq_rel))
+      g_inverse.store(chosen->inverse, std::memory_order_release);
+    f = g_forward.load(std::memory_order_acquire);
+  }
+  const NttPlanEntry* i = g_inverse.load(std::memory_order_acquire);
+  while (i == nullptr) i = g_inverse.load(std::memory_order_acquire);  // the first caller is storing it
+  return {f, i};
+}
+
+void set_ntt_plan(NttPlanChoice choice) noexcept {
+  g_inverse.store(choice.inverse, std::memory_order_release);
+  g_forward.store(choice.forward, std::memory_order_release);
+}
+void set_ntt_plan(const NttPlanEntry& plan) noexcept { set_ntt_plan(NttPlanChoice{&plan, &plan}); }
 
 NttPoly ntt(const Poly& f) noexcept {
   NttPoly r{f.c};
-  current_ntt_plan().forward(r.c.data());  // |r_i| < 8q = 26632 < 2^15
+  current_ntt_plan().forward->forward(r.c.data());  // |r_i| < 8q = 26632 < 2^15
   reduce(r);
   return r;
 }
 
 Poly inverse_ntt(const NttPoly& f) noexcept {
   Poly r{f.c};
-  current_ntt_plan().inverse(r.c.data());
+  current_ntt_plan().inverse->inverse(r.c.data());
   return r;
 }
 

@@ -11,7 +11,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "mlkem/poly.hpp"
@@ -40,14 +42,27 @@ std::span<const NttPlanEntry> all_ntt_plans() noexcept;
 /// The plan with this name, or nullptr.
 const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept;
 
-/// The plan ntt() and inverse_ntt() use. Chosen for x86-64 GCC from `pqkem bench
-/// --ntt-plans` (README, "NTT merge plans"); other targets set theirs here.
-inline constexpr std::string_view kDefaultNttPlan = "1111111";
+/// The plans ntt() and inverse_ntt() use: one for each direction.
+struct NttPlanChoice {
+  const NttPlanEntry* forward;
+  const NttPlanEntry* inverse;
+  /// "3211" when both directions use 3211, else "FORWARD/INVERSE" ("11212/22111").
+  [[nodiscard]] std::string name() const;
+};
 
-/// The plan in use (process-wide): set_ntt_plan's choice, else PQKEM_NTT_PLAN from the
-/// environment if it names a plan, else kDefaultNttPlan.
-const NttPlanEntry& current_ntt_plan() noexcept;
-/// Selects the plan for the whole process. Not meant to race with running operations.
+/// The default for x86-64 GCC, the fastest plan of each direction measured with `pqkem bench
+/// --ntt-plans` (README, "NTT merge plans"). Other targets set theirs here.
+inline constexpr std::string_view kDefaultNttPlan = "11212/22111";
+
+/// "3211" (both directions) or "11212/22111" (forward/inverse); nullopt if a name is unknown.
+std::optional<NttPlanChoice> parse_ntt_plan(std::string_view spec) noexcept;
+
+/// The plans in use (process-wide): set_ntt_plan's choice, else PQKEM_NTT_PLAN from the
+/// environment if it parses, else kDefaultNttPlan.
+NttPlanChoice current_ntt_plan() noexcept;
+/// Selects the plans for the whole process. Not meant to race with running operations.
+void set_ntt_plan(NttPlanChoice choice) noexcept;
+/// Selects `plan` for both directions.
 void set_ntt_plan(const NttPlanEntry& plan) noexcept;
 
 /// NTT (Algorithm 9) followed by Barrett reduction. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.

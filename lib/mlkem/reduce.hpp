@@ -24,8 +24,12 @@ constexpr std::int16_t fqmul(std::int16_t a, std::int16_t b) noexcept {
 }
 
 /// Barrett reduction. In: any int16. Out: r == a (mod q), -(q-1)/2 <= r <= (q-1)/2.
+/// t = round(a v / 2^26) is computed as (hi16(a v) + 2^9) >> 10, which is the same integer
+/// (the dropped low 16 bits are a fraction below one unit of the 2^10 step) and maps to
+/// 16-bit vector instructions (multiply-high, add, shift) when the compiler vectorizes.
 constexpr std::int16_t barrett_reduce(std::int16_t a) noexcept {
-  const std::int32_t t = (kBarrettV * static_cast<std::int32_t>(a) + (1 << 25)) >> 26;
+  const auto hi = static_cast<std::int16_t>((static_cast<std::int32_t>(a) * kBarrettV) >> 16);
+  const auto t = static_cast<std::int16_t>((hi + (1 << 9)) >> 10);
   return static_cast<std::int16_t>(a - t * kQ);
 }
 

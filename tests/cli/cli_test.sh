@@ -547,12 +547,12 @@ group_engine() {
   coins=$(printf '%02x' $(seq 0 63) | tr -d '\n')
   run 0 "" "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.default --sk sk.default || return
   # Every NTT plan gives the same bytes (a few shapes here; the unit tests cover all 44).
-  for plan in 1111111 3211 331 133 2221 1123; do
-    run 0 "" "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.$plan --sk sk.$plan --ntt-plan "$plan" &&
-      check "plan $plan: same key pair as the default" bash -c "cmp -s pk.default pk.$plan && cmp -s sk.default sk.$plan"
-    run 0 "" env PQKEM_NTT_PLAN="$plan" "$PQ" encaps --pk pk.default --coins "${coins:0:64}" --ct ct.$plan --ss ss.$plan
+  for plan in 1111111 3211 331 133 2221 1123 11212/22111 331/1111111; do
+    run 0 "" "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk "pk.${plan/\//-}" --sk "sk.${plan/\//-}" --ntt-plan "$plan" &&
+      check "plan $plan: same key pair as the default" bash -c "cmp -s pk.default pk.${plan/\//-} && cmp -s sk.default sk.${plan/\//-}"
+    run 0 "" env PQKEM_NTT_PLAN="$plan" "$PQ" encaps --pk pk.default --coins "${coins:0:64}" --ct "ct.${plan/\//-}" --ss "ss.${plan/\//-}"
   done
-  for plan in 3211 331 133 2221 1123; do
+  for plan in 3211 331 133 2221 1123 11212-22111 331-1111111; do
     check "PQKEM_NTT_PLAN=$plan: same encapsulation" bash -c "cmp -s ct.1111111 ct.$plan && cmp -s ss.1111111 ss.$plan"
   done
   run 0 "" "$PQ" decaps --sk sk.default --ct ct.3211 --ss ss.dec --ntt-plan 3211 &&
@@ -563,8 +563,9 @@ group_engine() {
 
   local before
   before=$(snapshot "$d")
-  run 2 "unknown NTT plan '44'; the plans are: 1111111 " "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --ntt-plan 44
+  run 2 "unknown NTT plan '44'; give a plan or FORWARD/INVERSE, the plans being: 1111111 " "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --ntt-plan 44
   run 2 "PQKEM_NTT_PLAN: unknown NTT plan 'fast'" env PQKEM_NTT_PLAN=fast "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2
+  run 2 "unknown NTT plan '3211/'" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --ntt-plan 3211/
   run 2 "--impl must be auto, portable or avx2, not 'sse4'" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --impl sse4
   run 2 "PQKEM_IMPL must be auto, portable or avx2" env PQKEM_IMPL=neon "$PQ" decaps --sk sk.default --ct ct.3211 --ss s2
   unchanged "$d" "$before" "engine usage errors"

@@ -141,6 +141,16 @@ TEST(Ntt, AllFortyFourMergePlansAreBitExact) {
   EXPECT_EQ(find_ntt_plan("3211")->name, "3211");
   EXPECT_EQ(find_ntt_plan("44"), nullptr);
   EXPECT_EQ(find_ntt_plan("1111112"), nullptr);
+  ASSERT_TRUE(parse_ntt_plan("3211").has_value());
+  EXPECT_EQ(parse_ntt_plan("3211")->name(), "3211");
+  EXPECT_EQ(parse_ntt_plan("3211/3211")->name(), "3211");
+  EXPECT_EQ(parse_ntt_plan("11212/22111")->forward->name, "11212");
+  EXPECT_EQ(parse_ntt_plan("11212/22111")->inverse->name, "22111");
+  EXPECT_FALSE(parse_ntt_plan("3211/").has_value());
+  EXPECT_FALSE(parse_ntt_plan("/3211").has_value());
+  EXPECT_FALSE(parse_ntt_plan("3211/331/133").has_value());
+  EXPECT_FALSE(parse_ntt_plan("").has_value());
+  EXPECT_EQ(parse_ntt_plan(kDefaultNttPlan)->name(), kDefaultNttPlan);
 }
 
 TEST(Ntt, ForwardOutputBoundHoldsOnWorstCaseInputs) {
@@ -155,7 +165,7 @@ TEST(Ntt, ForwardOutputBoundHoldsOnWorstCaseInputs) {
 
 TEST(Ntt, InverseWithEveryPlanSelectedRoundTrips) {
   std::mt19937 rng(77);
-  const NttPlanEntry& saved = current_ntt_plan();
+  const NttPlanChoice saved = current_ntt_plan();
   for (const NttPlanEntry& plan : all_ntt_plans()) {
     set_ntt_plan(plan);
     const Poly f = random_poly(rng, -kQ + 1, kQ - 1);

@@ -241,7 +241,7 @@ TEST(AcvpEncapDecap, DecapsulationKeyCheck) {
 TEST(NttPlanSelection, EnvironmentPlanIsInEffect) {
   const char* env = std::getenv("PQKEM_NTT_PLAN");
   const std::string expected = env != nullptr ? env : std::string(mlkem::kDefaultNttPlan);
-  EXPECT_EQ(mlkem::current_ntt_plan().name, expected);
+  EXPECT_EQ(mlkem::current_ntt_plan().name(), expected);
 }
 
 }  // namespace

@@ -202,7 +202,7 @@ INSTANTIATE_TEST_SUITE_P(Cctv, CctvAccumulatedLong, ::testing::ValuesIn(kAccumul
 TEST(NttPlanSelection, EnvironmentPlanIsInEffect) {
   const char* env = std::getenv("PQKEM_NTT_PLAN");
   const std::string expected = env != nullptr ? env : std::string(mlkem::kDefaultNttPlan);
-  EXPECT_EQ(mlkem::current_ntt_plan().name, expected);
+  EXPECT_EQ(mlkem::current_ntt_plan().name(), expected);
 }
 
 }  // namespace
