@@ -7,9 +7,9 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
   auto* cmd =
       app.add_subcommand("decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
   add_algorithm_option(*cmd, opts.algorithm,
-                       "Algorithm; optional for an expanded secret key (inferred from its length), required "
-                       "for a seed. If given, the inputs must fit it");
-  cmd->add_option("--sk", opts.sk_path, "Secret key to read: expanded key or private seed, hex or raw (- for stdin)")
+                       "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
+                       "length), required for a raw seed. If given, the inputs must fit it");
+  cmd->add_option("--sk", opts.sk_path, "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed as hex or raw (- for stdin)")
       ->required()
       ->option_text("PATH REQUIRED");
   cmd->add_option("--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)")
@@ -18,7 +18,7 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
   cmd->add_option("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)")
       ->required()
       ->option_text("PATH REQUIRED");
-  add_format_option(*cmd, opts.format);
+  add_format_option(*cmd, opts.format, FormatUse::data);
   cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
@@ -33,6 +33,7 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
 void run_decaps(const DecapsOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);
+  require_data_format(opts.format);
   const std::vector<PathArg> inputs{{opts.sk_path, "--sk"}, {opts.ct_path, "--ct"}};
   const std::vector<PathArg> outputs{{opts.ss_path, "--ss"}};
   check_path_roles(inputs, outputs);

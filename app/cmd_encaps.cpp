@@ -9,7 +9,7 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
   auto* cmd = app.add_subcommand("encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
   add_algorithm_option(*cmd, opts.algorithm,
                        "Algorithm; optional, inferred from the public key's length. If given, the key must fit it");
-  cmd->add_option("--pk", opts.pk_path, "Public key to read, hex or raw (- for stdin)")
+  cmd->add_option("--pk", opts.pk_path, "Public key to read: PEM, DER, hex or raw (- for stdin)")
       ->required()
       ->option_text("PATH REQUIRED");
   cmd->add_option("--ct", opts.ct_path, "Where to write the ciphertext (- for stdout)")
@@ -18,7 +18,7 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
   cmd->add_option("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)")
       ->required()
       ->option_text("PATH REQUIRED");
-  add_format_option(*cmd, opts.format);
+  add_format_option(*cmd, opts.format, FormatUse::data);
   add_coins_option(*cmd, opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
   cmd->add_flag("--force", opts.force, "Replace output files that already exist");
   add_engine_options(*cmd, opts.engine);
@@ -34,6 +34,7 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
 void run_encaps(const EncapsOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);
+  require_data_format(opts.format);
   const CoinsArg coins(opts.coins);
 
   std::vector<PathArg> inputs{{opts.pk_path, "--pk"}};

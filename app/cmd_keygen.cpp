@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "rng.hpp"
 
 namespace pqkem::cli {
 
@@ -18,15 +19,20 @@ CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
   cmd->add_option("--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)")
       ->required()
       ->option_text("PATH REQUIRED");
-  add_format_option(*cmd, opts.format);
+  add_format_option(*cmd, opts.format, FormatUse::keys);
+  add_sk_form_option(*cmd, opts.sk_form);
   add_coins_option(*cmd, opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");
   cmd->add_flag("--force", opts.force, "Replace output files that already exist");
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
-      "Both files are written, or neither. The secret key is the standard's expanded form\n"
-      "(ML-KEM: the FIPS 203 decapsulation key dk).\n\n"
+      "Both files are written, or neither. With --format bin or hex the secret key is the\n"
+      "standard's expanded form (ML-KEM: the FIPS 203 decapsulation key dk; --sk-form seed writes\n"
+      "the 64-byte seed d || z instead). With --format pem or der (ML-KEM only) the keys are\n"
+      "SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, as OpenSSL 3.5 writes them; the private\n"
+      "key holds the seed unless --sk-form says otherwise.\n\n"
       "Examples:\n"
       "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
       "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n");
   return cmd;
 }
@@ -35,6 +41,9 @@ void run_keygen(const KeygenOptions& opts) {
   apply_engine_options(opts.engine);
   const Scheme s = *parse_algorithm(opts.algorithm);
   const auto& info = scheme_info(s);
+  require_key_format(s, opts.format);
+  const bool seeded = seed_size(s).has_value();  // ML-KEM: the keygen coins are the private seed
+  const auto form = resolve_sk_form(opts.sk_form, opts.format, s, seeded, {});
   const CoinsArg coins(opts.coins);
 
   std::vector<PathArg> inputs;
@@ -43,15 +52,27 @@ void run_keygen(const KeygenOptions& opts) {
   check_path_roles(inputs, outputs);
   for (const auto& out : outputs) check_output(out, opts.format, opts.force);
 
-  const auto keys = [&] {
-    if (!coins.given()) return with_file_context("key generation failed", {}, [&] { return keygen(s); });
-    const SecretBytes c = coins.load(info.keygen_coin_bytes(), fmt::format("{} keygen", info.name));
-    return with_file_context("key generation failed", {}, [&] { return keygen_derand(s, c); });
-  }();
+  SecretBytes c;
+  if (coins.given()) {
+    c = coins.load(info.keygen_coin_bytes(), fmt::format("{} keygen", info.name));
+  } else {
+    c = SecretBytes(info.keygen_coin_bytes());
+    with_file_context("key generation failed", {}, [&] { random_bytes(c.span()); });
+  }
+  const keyfile::PrivateKey key = with_file_context("key generation failed", {}, [&] {
+    if (seeded) return keyfile::private_key_from_seed(s, c);
+    auto kp = keygen_derand(s, c);
+    keyfile::PrivateKey k;
+    k.scheme = s;
+    k.form = keyfile::PrivateKeyForm::expanded;
+    k.dk = std::move(kp.sk);
+    k.pk = std::move(kp.pk);
+    return k;
+  });
 
   std::vector<PendingOutput> pending;
-  pending.push_back({outputs[0], encode_output(keys.pk, opts.format), false});
-  pending.push_back({outputs[1], encode_output(keys.sk.view(), opts.format), true});
+  pending.push_back({outputs[0], encode_public_key(s, key.pk, opts.format), false});
+  pending.push_back({outputs[1], encode_secret_key(key, opts.format, form), true});
   write_outputs(pending, opts.force);
 }
 

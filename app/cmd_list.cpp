@@ -10,34 +10,6 @@
 namespace pqkem::cli {
 namespace {
 
-/// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 const char* yes_no(bool b) noexcept { return b ? "yes" : "no"; }
 const char* json_bool(bool b) noexcept { return b ? "true" : "false"; }
 

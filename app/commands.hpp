@@ -2,6 +2,7 @@
 // (add_*) and then runs from that struct alone (run_*), in its own cmd_*.cpp file.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "io.hpp"
+#include "keyfile/keyfile.hpp"
 #include "pqkem.hpp"
 
 namespace pqkem::cli {
@@ -25,7 +27,8 @@ struct KeygenOptions {
   std::string pk_path;
   std::string sk_path;
   Format format = Format::bin;
-  std::string coins;  ///< empty: random
+  std::string sk_form;  ///< --sk-form seed|expanded|both; empty: the format's default
+  std::string coins;    ///< empty: random
   bool force = false;
   EngineOptions engine;
 };
@@ -47,6 +50,31 @@ struct DecapsOptions {
   std::string ct_path;
   std::string ss_path;
   Format format = Format::bin;
+  bool force = false;
+  EngineOptions engine;
+};
+
+struct PubkeyOptions {
+  std::string algorithm;  ///< needed only for a raw seed
+  std::string sk_path;
+  std::string pk_path;
+  std::optional<Format> format;  ///< empty: the secret key file's own format
+  bool force = false;
+  EngineOptions engine;
+};
+
+struct InfoOptions {
+  std::string path;
+  std::string algorithm;  ///< restricts raw inputs to one algorithm; names a seed's
+  bool json = false;
+};
+
+struct ConvertOptions {
+  std::string algorithm;  ///< needed only for a raw seed
+  std::string in_path;
+  std::string out_path;
+  Format format = Format::bin;
+  std::string sk_form;
   bool force = false;
   EngineOptions engine;
 };
@@ -76,6 +104,9 @@ struct BenchOptions {
 CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts);
 CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts);
 CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts);
+CLI::App* add_pubkey(CLI::App& app, PubkeyOptions& opts);
+CLI::App* add_info(CLI::App& app, InfoOptions& opts);
+CLI::App* add_convert(CLI::App& app, ConvertOptions& opts);
 CLI::App* add_list(CLI::App& app, ListOptions& opts);
 CLI::App* add_kat(CLI::App& app, KatOptions& opts);
 CLI::App* add_bench(CLI::App& app, BenchOptions& opts);
@@ -83,14 +114,28 @@ CLI::App* add_bench(CLI::App& app, BenchOptions& opts);
 void run_keygen(const KeygenOptions& opts);
 void run_encaps(const EncapsOptions& opts);
 void run_decaps(const DecapsOptions& opts);
+void run_pubkey(const PubkeyOptions& opts);
+void run_info(const InfoOptions& opts);
+void run_convert(const ConvertOptions& opts);
 void run_list(const ListOptions& opts);
 void run_kat(const KatOptions& opts);
 void run_bench(const BenchOptions& opts);
 
 // --- Shared by the subcommands (common.cpp) -----------------------------------------------------
 
-/// Adds `--format bin|hex` (case-insensitive) to `cmd`.
-void add_format_option(CLI::App& cmd, Format& format);
+/// What an output format applies to, for --format's help text.
+enum class FormatUse {
+  keys,  ///< keygen, pubkey, convert: bin, hex, pem or der
+  data,  ///< encaps, decaps: bin or hex (pem and der parse, then fail with require_data_format)
+};
+/// Adds `--format bin|hex|pem|der` (case-insensitive) to `cmd`.
+CLI::Option* add_format_option(CLI::App& cmd, Format& format, FormatUse use);
+/// The same, leaving `format` empty when the option is absent.
+CLI::Option* add_format_option(CLI::App& cmd, std::optional<Format>& format, FormatUse use);
+/// Exit 2 if `format` is pem or der: ciphertexts and shared secrets have no such form.
+void require_data_format(Format format);
+/// Adds `--sk-form seed|expanded|both`.
+void add_sk_form_option(CLI::App& cmd, std::string& sk_form);
 /// Adds `-a,--algorithm ALG`.
 CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help);
 /// Adds `--impl` and `--ntt-plan` (with_impl: false leaves --impl out, for `bench`, which has
@@ -126,16 +171,89 @@ private:
   std::optional<SecretBytes> m_inline;
 };
 
+/// A key file's bytes after format detection (PEM, DER, hex or raw; see load_key_input).
+struct KeyInput {
+  SecretBytes bytes;      ///< DER (pem / der, or DER given as hex) or the raw key bytes
+  Format format = Format::bin;  ///< how the file is encoded: bin, hex, pem or der
+  bool der = false;       ///< `bytes` is a DER structure (SubjectPublicKeyInfo or PKCS#8)
+  bool from_hex = false;  ///< the file was hex
+  std::string pem_label;  ///< for pem
+  std::string file;       ///< name for messages
+  std::size_t file_bytes = 0;  ///< size of the file as read
+};
+
+/// Reads `path` and detects its encoding: PEM (after optional whitespace, "-----BEGIN "), else
+/// hex or raw bytes as decode_input decides (using `raw_fits`), and then DER if the bytes
+/// start with a SEQUENCE and either no raw length fits or they have the outer shape of an
+/// SPKI / PKCS#8 structure. Exit 1 for a malformed PEM block.
+KeyInput load_key_input(const std::string& path, const std::function<bool(std::size_t)>& raw_fits);
+
+/// True if `in` holds a private key by its container (PEM label, DER structure); nullopt
+/// for raw bytes.
+std::optional<bool> container_is_private(const KeyInput& in);
+
+/// A public key with how its file was encoded.
+struct PublicKeyInput {
+  Scheme scheme{};
+  Bytes pk;
+  Format format = Format::bin;
+  bool der = false;
+};
+
+/// A secret key with how its file was encoded. `key.pk` is always filled for PKCS#8, seeds and
+/// full checks; for a raw expanded key without `full_check` only when `with_pk` asks for it
+/// (recomputing an NTRU public key costs an inversion, which decaps does not need).
+struct SecretKeyInput {
+  keyfile::PrivateKey key;
+  Format format = Format::bin;
+  bool der = false;
+};
+
+/// The public key in `in`; the scheme is `algorithm` or comes from the OID or the length.
+/// Exit 1 for a private key, a wrong PEM label, malformed DER, a wrong length or an invalid key.
+PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorithm);
+/// The secret key in `in`: PKCS#8 in any form (fully checked), an expanded key (hash check;
+/// `full_check` adds the modulus and pairwise checks), or a raw seed (exit 2 without
+/// `algorithm`, since a seed does not reveal its parameter set).
+SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool with_pk, bool full_check);
+
+/// load_key_input + public_key_from_input, with the sizes of public keys.
+PublicKeyInput load_public_key(const std::string& path, std::optional<Scheme> algorithm);
+/// load_key_input + secret_key_from_input, with the sizes of secret keys and seeds.
+SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> algorithm, bool with_pk,
+                               bool full_check);
+
 /// A public key read from `path`; the scheme is `algorithm` or, if absent, inferred from
-/// the key's length. Exit 1 for a length no scheme (or not the given one) has.
+/// the key's OID or length. Exit 1 for a length no scheme (or not the given one) has.
 std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<Scheme> algorithm);
 
 /// A secret key read from `path`: the expanded key, or a private seed (expanded here; exit 2
 /// without `algorithm`, since a seed does not reveal its parameter set).
 std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm);
 
+/// The private seed size of `s` if its keys can be given as a seed that keygen_derand
+/// expands (ML-KEM: 64, d || z); nullopt otherwise (NTRU).
+std::optional<std::size_t> seed_size(Scheme s) noexcept;
+
 /// A ciphertext of scheme `s` read from `path`.
 Bytes read_ciphertext(const std::string& path, Scheme s);
+
+/// Exit 2 if `format` is pem or der and `s` has no standard OID (NTRU).
+void require_key_format(Scheme s, Format format);
+/// The private-key form to write for `--sk-form` (`given`, may be empty) and `format`:
+/// default seed for pem/der when the seed is known (else expanded), expanded for bin/hex.
+/// Exit 2 for both with bin/hex, or seed/both for a scheme without a seed; exit 1 (naming
+/// `file`) for seed/both when only the expanded key is known.
+keyfile::PrivateKeyForm resolve_sk_form(const std::string& given, Format format, Scheme s, bool seed_known,
+                                        const std::string& file);
+/// A public key encoded as `format` (pem/der: SubjectPublicKeyInfo).
+SecretBytes encode_public_key(Scheme s, ByteView pk, Format format);
+/// A secret key encoded as `format` in `form` (pem/der: PKCS#8; bin/hex: the raw seed or
+/// expanded key).
+SecretBytes encode_secret_key(const keyfile::PrivateKey& key, Format format, keyfile::PrivateKeyForm form);
+
+/// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+std::string json_string(std::string_view s);
 
 /// Runs `f`, turning a library pqkem::Error into a CliError (exit 1) that names `file`,
 /// prefixed with `context`.

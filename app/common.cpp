@@ -92,31 +92,121 @@ const char* how_read(const Decoded& d) noexcept { return d.from_hex ? "read as h
                 file);
 }
 
-/// The seed size of `s` if keys of `s` can be given as a seed that keygen_derand expands.
+/// True if `n` is the raw length of some key, seed or ciphertext of some scheme: such input
+/// is read as DER only if it also has the outer shape of an SPKI / PKCS#8 structure.
+bool any_raw_size(std::size_t n) noexcept {
+  for (const auto& info : all_schemes()) {
+    if (n == info.pk_bytes || n == info.sk_bytes || n == info.ct_bytes) return true;
+    if (seed_size(info.scheme) == n) return true;
+  }
+  return false;
+}
+
+CLI::Validator format_validator(FormatUse use) {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        std::string lower = value;
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower != "bin" && lower != "hex" && lower != "pem" && lower != "der")
+          return "must be bin, hex, pem or der, not '" + value + "'";
+        value = lower;
+        return {};
+      },
+      use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex");
+}
+
+Format format_from(const std::string& value) noexcept {
+  if (value == "hex") return Format::hex;
+  if (value == "pem") return Format::pem;
+  if (value == "der") return Format::der;
+  return Format::bin;
+}
+
+std::string format_help(FormatUse use) {
+  if (use == FormatUse::keys)
+    return "Output format: bin (raw bytes, the default), hex (lower-case, one line, trailing newline), or for "
+           "ML-KEM pem / der (SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, OpenSSL-compatible). Inputs are "
+           "always auto-detected (PEM, DER, hex or raw).";
+  return "Output format: bin (raw bytes, the default) or hex (lower-case, one line, trailing newline); "
+         "ciphertexts and shared secrets have no pem/der form. Inputs are always auto-detected (PEM, DER, hex or "
+         "raw).";
+}
+
+[[noreturn]] void wrong_container(const std::string& is, const std::string& wanted, const std::string& hint,
+                                  const std::string& file) {
+  throw_failure(fmt::format("this is {}, not {}{}", is, wanted, hint), file);
+}
+
+/// Exit 1 if a key's scheme (from its OID) is not the one -a named.
+void check_algorithm(Scheme got, std::optional<Scheme> algorithm, const char* what, const std::string& file) {
+  if (algorithm && *algorithm != got)
+    throw_failure(fmt::format("the {} is {} (by its OID), but -a says {}", what, scheme_info(got).name,
+                              scheme_info(*algorithm).name),
+                  file);
+}
+
+}  // namespace
+
 std::optional<std::size_t> seed_size(Scheme s) noexcept {
   const auto& info = scheme_info(s);
   if (info.seed_bytes == 0 || info.seed_bytes != info.keygen_coin_bytes()) return std::nullopt;
   return info.seed_bytes;
 }
 
-}  // namespace
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
 
-void add_format_option(CLI::App& cmd, Format& format) {
-  const CLI::Validator bin_or_hex(
-      [](std::string& value) -> std::string {
-        std::string lower = value;
-        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower != "bin" && lower != "hex") return "must be bin or hex, not '" + value + "'";
-        value = lower;
-        return {};
-      },
-      "bin|hex");
-  cmd.add_option_function<std::string>(
-         "--format", [&format](const std::string& value) { format = value == "hex" ? Format::hex : Format::bin; },
-         "Output format: bin (raw bytes, the default) or hex (lower-case, one line, trailing newline). "
-         "Inputs are always auto-detected (hex or raw).")
-      ->option_text("bin|hex")
-      ->transform(bin_or_hex.description(""));
+CLI::Option* add_format_option(CLI::App& cmd, Format& format, FormatUse use) {
+  return cmd.add_option_function<std::string>(
+         "--format", [&format](const std::string& value) { format = format_from(value); }, format_help(use))
+      ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
+      ->transform(format_validator(use).description(""));
+}
+
+CLI::Option* add_format_option(CLI::App& cmd, std::optional<Format>& format, FormatUse use) {
+  return cmd.add_option_function<std::string>(
+         "--format", [&format](const std::string& value) { format = format_from(value); }, format_help(use))
+      ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
+      ->transform(format_validator(use).description(""));
+}
+
+void require_data_format(Format format) {
+  if (format == Format::pem || format == Format::der)
+    throw_usage(fmt::format("--format {} is for key files (keygen, pubkey, convert); ciphertexts and shared "
+                            "secrets are written as bin or hex",
+                            format_name(format)));
+}
+
+void add_sk_form_option(CLI::App& cmd, std::string& sk_form) {
+  cmd.add_option("--sk-form", sk_form,
+                 "Private key form (RFC 9935): seed (the 64-byte d || z; the default for pem/der), expanded (the "
+                 "FIPS 203 decapsulation key; the default for bin/hex) or both (pem/der only)")
+      ->option_text("seed|expanded|both")
+      ->check(CLI::IsMember({"seed", "expanded", "both"}));
 }
 
 CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help) {
@@ -222,22 +312,80 @@ SecretBytes CoinsArg::load(std::size_t needed, const std::string& operation) con
   return std::move(decoded.bytes);
 }
 
-std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<Scheme> algorithm) {
-  const std::string file = input_name(path);
+KeyInput load_key_input(const std::string& path, const std::function<bool(std::size_t)>& raw_fits) {
+  KeyInput in;
+  in.file = input_name(path);
+  SecretBytes content = read_input(path);
+  in.file_bytes = content.size();
+  if (keyfile::looks_like_pem(content)) {
+    auto block = with_file_context("not a valid key file", in.file, [&] { return keyfile::pem_decode(content); });
+    in.bytes = std::move(block.der);
+    in.format = Format::pem;
+    in.der = true;
+    in.pem_label = std::move(block.label);
+    return in;
+  }
+  auto decoded = decode_input(std::move(content), raw_fits, in.file);
+  in.from_hex = decoded.from_hex;
+  in.format = decoded.from_hex ? Format::hex : Format::bin;
+  in.bytes = std::move(decoded.bytes);
+  if (keyfile::starts_like_der(in.bytes) && (!any_raw_size(in.bytes.size()) || keyfile::der_kind(in.bytes))) {
+    in.der = true;
+    if (!in.from_hex) in.format = Format::der;
+  }
+  return in;
+}
+
+std::optional<bool> container_is_private(const KeyInput& in) {
+  if (in.format == Format::pem) {
+    if (in.pem_label == keyfile::kPemPrivateKey) return true;
+    if (in.pem_label == keyfile::kPemPublicKey) return false;
+    const bool printable = std::all_of(in.pem_label.begin(), in.pem_label.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+    const std::string label = printable ? in.pem_label : "?";
+    if (label == "ENCRYPTED PRIVATE KEY")
+      throw_failure("encrypted private keys are not supported; decrypt it first (openssl pkey -in FILE -out PLAIN)",
+                    in.file);
+    throw_failure(fmt::format("PEM label '{}' is not a key pqkem reads; expected 'PRIVATE KEY' (PKCS#8) or 'PUBLIC "
+                              "KEY' (SubjectPublicKeyInfo)",
+                              label),
+                  in.file);
+  }
+  if (!in.der) return std::nullopt;
+  const auto kind = keyfile::der_kind(in.bytes);
+  if (!kind) return std::nullopt;
+  return *kind == keyfile::DerKind::pkcs8;
+}
+
+PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorithm) {
+  const std::string& file = in.file;
+  if (in.der) {
+    if (container_is_private(in).value_or(false))
+      wrong_container("a private key (PKCS#8)", "a public key", "; 'pqkem pubkey' derives the public key from it", file);
+    auto pub = with_file_context("not a valid public key file", file, [&] { return keyfile::decode_spki(in.bytes); });
+    check_algorithm(pub.scheme, algorithm, "public key", file);
+    return {pub.scheme, std::move(pub.pk), in.format, true};
+  }
   const auto fits = [&](std::size_t n) {
     return algorithm ? n == scheme_info(*algorithm).pk_bytes : scheme_from_pk_size(n).has_value();
   };
-  auto decoded = decode_input(read_input(path), fits, file);
+  const Decoded decoded{std::move(in.bytes), in.from_hex};
   if (!fits(decoded.bytes.size())) wrong_length(Part::public_key, decoded, algorithm, "", file);
   const Scheme s = algorithm ? *algorithm : *scheme_from_pk_size(decoded.bytes.size());
   Bytes pk(decoded.bytes.view().begin(), decoded.bytes.view().end());
   with_file_context(fmt::format("not a valid {} public key", scheme_info(s).name), file,
                     [&] { check_public_key(s, pk); });
-  return {s, std::move(pk)};
+  return {s, std::move(pk), in.format, false};
 }
 
-std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm) {
-  const std::string file = input_name(path);
+SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool with_pk, bool full_check) {
+  const std::string& file = in.file;
+  if (in.der) {
+    if (!container_is_private(in).value_or(true))
+      wrong_container("a public key (SubjectPublicKeyInfo)", "a secret key", "", file);
+    auto key = with_file_context("not a valid private key file", file, [&] { return keyfile::decode_pkcs8(in.bytes); });
+    check_algorithm(key.scheme, algorithm, "private key", file);
+    return {std::move(key), in.format, true};
+  }
   const auto is_seed_size = [&](std::size_t n) {
     if (algorithm) return seed_size(*algorithm) == n;
     return std::any_of(all_schemes().begin(), all_schemes().end(),
@@ -246,23 +394,32 @@ std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::opt
   const auto is_key_size = [&](std::size_t n) {
     return algorithm ? n == scheme_info(*algorithm).sk_bytes : scheme_from_sk_size(n).has_value();
   };
-  const auto fits = [&](std::size_t n) { return is_key_size(n) || is_seed_size(n); };
-  auto decoded = decode_input(read_input(path), fits, file);
+  Decoded decoded{std::move(in.bytes), in.from_hex};
   const std::size_t n = decoded.bytes.size();
 
   if (is_key_size(n)) {
     const Scheme s = algorithm ? *algorithm : *scheme_from_sk_size(n);
-    with_file_context(fmt::format("not a valid {} secret key", scheme_info(s).name), file,
-                      [&] { check_secret_key(s, decoded.bytes); });
-    return {s, std::move(decoded.bytes)};
+    const std::string context = fmt::format("not a valid {} secret key", scheme_info(s).name);
+    if (full_check) {
+      auto key = with_file_context(context, file, [&] { return keyfile::private_key_from_expanded(s, decoded.bytes); });
+      return {std::move(key), in.format, false};
+    }
+    with_file_context(context, file, [&] { check_secret_key(s, decoded.bytes); });
+    SecretKeyInput out;
+    out.key.scheme = s;
+    out.key.form = keyfile::PrivateKeyForm::expanded;
+    if (with_pk) out.key.pk = with_file_context(context, file, [&] { return public_key_from_secret_key(s, decoded.bytes); });
+    out.key.dk = std::move(decoded.bytes);
+    out.format = in.format;
+    return out;
   }
   if (is_seed_size(n)) {
     if (!algorithm)
       throw_usage(fmt::format("secret key is a {}-byte seed, which does not reveal its parameter set; give -a ALG", n),
                   file);
-    auto keys = with_file_context("cannot expand the secret key seed", file,
-                                  [&] { return keygen_derand(*algorithm, decoded.bytes); });
-    return {*algorithm, std::move(keys.sk)};
+    auto key = with_file_context("cannot expand the secret key seed", file,
+                                 [&] { return keyfile::private_key_from_seed(*algorithm, decoded.bytes); });
+    return {std::move(key), in.format, false};
   }
   std::string extra;
   if (algorithm) {
@@ -277,6 +434,86 @@ std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::opt
     for (const auto seed : seeds) extra += fmt::format(", or a {}-byte seed with -a", seed);
   }
   wrong_length(Part::secret_key, decoded, algorithm, extra, file);
+}
+
+PublicKeyInput load_public_key(const std::string& path, std::optional<Scheme> algorithm) {
+  const auto fits = [&](std::size_t n) {
+    return algorithm ? n == scheme_info(*algorithm).pk_bytes : scheme_from_pk_size(n).has_value();
+  };
+  return public_key_from_input(load_key_input(path, fits), algorithm);
+}
+
+SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> algorithm, bool with_pk,
+                               bool full_check) {
+  const auto fits = [&](std::size_t n) {
+    if (algorithm) return n == scheme_info(*algorithm).sk_bytes || seed_size(*algorithm) == n;
+    return scheme_from_sk_size(n).has_value() ||
+           std::any_of(all_schemes().begin(), all_schemes().end(),
+                       [&](const SchemeInfo& i) { return seed_size(i.scheme) == n; });
+  };
+  return secret_key_from_input(load_key_input(path, fits), algorithm, with_pk, full_check);
+}
+
+std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<Scheme> algorithm) {
+  auto in = load_public_key(path, algorithm);
+  return {in.scheme, std::move(in.pk)};
+}
+
+std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm) {
+  auto in = load_secret_key(path, algorithm, false, false);
+  return {in.key.scheme, std::move(in.key.dk)};
+}
+
+void require_key_format(Scheme s, Format format) {
+  if ((format == Format::pem || format == Format::der) && !keyfile::has_key_files(s))
+    throw_usage(fmt::format("{} has no standard OID, so its keys have no PEM or DER form (RFC 9935 covers ML-KEM "
+                            "only); use --format bin or hex",
+                            scheme_info(s).name));
+}
+
+keyfile::PrivateKeyForm resolve_sk_form(const std::string& given, Format format, Scheme s, bool seed_known,
+                                        const std::string& file) {
+  const bool structured = format == Format::pem || format == Format::der;
+  if (given.empty())
+    return structured && seed_known ? keyfile::PrivateKeyForm::seed : keyfile::PrivateKeyForm::expanded;
+  const auto form = keyfile::parse_form(given);
+  if (!form) throw_usage(fmt::format("--sk-form must be seed, expanded or both, not '{}'", given));
+  if (*form == keyfile::PrivateKeyForm::both && !structured)
+    throw_usage("--sk-form both needs --format pem or der: a raw secret key file holds one form (seed or expanded)");
+  if (*form != keyfile::PrivateKeyForm::expanded && !seed_size(s))
+    throw_usage(fmt::format("--sk-form {}: {} keys have no private seed form", given, scheme_info(s).name));
+  if (*form != keyfile::PrivateKeyForm::expanded && !seed_known)
+    throw_failure(fmt::format("--sk-form {} needs the private seed, which cannot be recovered from an expanded key; "
+                              "use --sk-form expanded",
+                              given),
+                  file);
+  return *form;
+}
+
+SecretBytes encode_public_key(Scheme s, ByteView pk, Format format) {
+  switch (format) {
+    case Format::bin:
+    case Format::hex:
+      return encode_output(pk, format);
+    case Format::der:
+      return SecretBytes(keyfile::encode_spki(s, pk));
+    case Format::pem:
+      return keyfile::pem_encode(keyfile::kPemPublicKey, keyfile::encode_spki(s, pk));
+  }
+  return {};
+}
+
+SecretBytes encode_secret_key(const keyfile::PrivateKey& key, Format format, keyfile::PrivateKeyForm form) {
+  switch (format) {
+    case Format::bin:
+    case Format::hex:
+      return encode_output(form == keyfile::PrivateKeyForm::seed ? key.seed.view() : key.dk.view(), format);
+    case Format::der:
+      return keyfile::encode_pkcs8(key, form);
+    case Format::pem:
+      return keyfile::pem_encode(keyfile::kPemPrivateKey, keyfile::encode_pkcs8(key, form));
+  }
+  return {};
 }
 
 Bytes read_ciphertext(const std::string& path, Scheme s) {

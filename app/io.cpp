@@ -262,7 +262,23 @@ std::optional<SecretBytes> parse_hex(std::string_view text) {
   return decode_hex(bytes, *digits);
 }
 
+const char* format_name(Format format) noexcept {
+  switch (format) {
+    case Format::bin:
+      return "bin";
+    case Format::hex:
+      return "hex";
+    case Format::pem:
+      return "pem";
+    case Format::der:
+      return "der";
+  }
+  return "?";
+}
+
 SecretBytes encode_output(ByteView data, Format format) {
+  if (format == Format::pem || format == Format::der)
+    throw std::logic_error("encode_output: pem and der need a key structure");
   if (format == Format::bin) return SecretBytes(data);
   static constexpr char kDigits[] = "0123456789abcdef";
   SecretBytes out(2 * data.size() + 1);
@@ -318,10 +334,10 @@ void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<Path
 
 void check_output(const PathArg& out, Format format, bool force) {
   if (out.path == "-") {
-    if (format == Format::bin && ::isatty(STDOUT_FILENO) == 1)
-      throw_usage(
-          fmt::format("refusing to write binary {} to a terminal; use --format hex, or redirect to a file", out.option),
-          "stdout");
+    if (is_binary(format) && ::isatty(STDOUT_FILENO) == 1)
+      throw_usage(fmt::format("refusing to write binary {} to a terminal; use --format {}, or redirect to a file",
+                              out.option, format == Format::der ? "pem" : "hex"),
+                  "stdout");
     return;
   }
   struct stat st {};

@@ -38,7 +38,14 @@ private:
 /// Exit 1: the command line is fine, but an input, key or I/O operation failed.
 [[noreturn]] void throw_failure(const std::string& what, std::string file = {});
 
-enum class Format { bin, hex };
+/// Output (and detected input) encodings. pem and der exist only for keys of schemes with a
+/// standard OID (ML-KEM, RFC 9935); ciphertexts and shared secrets are always bin or hex.
+enum class Format { bin, hex, pem, der };
+
+/// "bin", "hex", "pem", "der".
+const char* format_name(Format format) noexcept;
+/// True for the formats that write bytes which are not text (refused on a terminal).
+inline bool is_binary(Format format) noexcept { return format == Format::bin || format == Format::der; }
 
 /// "stdin" for "-", the path otherwise (for messages).
 std::string input_name(const std::string& path);
@@ -69,6 +76,8 @@ Decoded decode_input(SecretBytes content, const std::function<bool(std::size_t)>
 std::optional<SecretBytes> parse_hex(std::string_view text);
 
 /// Output encoding: raw bytes, or lower-case hex on one line with a trailing newline.
+/// Only bin and hex: pem and der need the key's structure (see encode_public_key and
+/// encode_secret_key in commands.hpp); passing them here is a programming error.
 SecretBytes encode_output(ByteView data, Format format);
 
 /// A path given on the command line, with the option that named it (for messages).
@@ -82,8 +91,8 @@ struct PathArg {
 /// no output names a file that is also an input.
 void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<PathArg>& outputs);
 
-/// Checks that an output can be created, before any work: binary output to a terminal is
-/// refused (exit 2); the directory must exist (exit 1); an existing file needs `force`
+/// Checks that an output can be created, before any work: binary output (bin, der) to a
+/// terminal is refused (exit 2); the directory must exist (exit 1); an existing file needs `force`
 /// (exit 1); a directory cannot be replaced (exit 1). Existing non-regular files (/dev/null,
 /// a FIFO, a process substitution) are written in place and need no `force`.
 void check_output(const PathArg& out, Format format, bool force);

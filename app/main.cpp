@@ -74,17 +74,25 @@ int run(int argc, char** argv) {
       "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
       "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
       "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
-      "  cmp sender.ss receiver.ss\n");
+      "  cmp sender.ss receiver.ss\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem   # RFC 9935, OpenSSL 3.5\n"
+      "  pqkem info alice.pem\n");
 
   KeygenOptions keygen_opts;
   EncapsOptions encaps_opts;
   DecapsOptions decaps_opts;
+  PubkeyOptions pubkey_opts;
+  InfoOptions info_opts;
+  ConvertOptions convert_opts;
   ListOptions list_opts;
   KatOptions kat_opts;
   BenchOptions bench_opts;
   auto* keygen_cmd = add_keygen(app, keygen_opts);
   auto* encaps_cmd = add_encaps(app, encaps_opts);
   auto* decaps_cmd = add_decaps(app, decaps_opts);
+  auto* pubkey_cmd = add_pubkey(app, pubkey_opts);
+  auto* info_cmd = add_info(app, info_opts);
+  auto* convert_cmd = add_convert(app, convert_opts);
   auto* list_cmd = add_list(app, list_opts);
   auto* kat_cmd = add_kat(app, kat_opts);
   auto* bench_cmd = add_bench(app, bench_opts);
@@ -107,6 +115,9 @@ int run(int argc, char** argv) {
     if (keygen_cmd->parsed()) run_keygen(keygen_opts);
     if (encaps_cmd->parsed()) run_encaps(encaps_opts);
     if (decaps_cmd->parsed()) run_decaps(decaps_opts);
+    if (pubkey_cmd->parsed()) run_pubkey(pubkey_opts);
+    if (info_cmd->parsed()) run_info(info_opts);
+    if (convert_cmd->parsed()) run_convert(convert_opts);
     if (list_cmd->parsed()) run_list(list_opts);
     if (kat_cmd->parsed()) run_kat(kat_opts);
     if (bench_cmd->parsed()) run_bench(bench_opts);

@@ -1,0 +1,74 @@
+// pqkem convert: re-encode a public or secret key file (bin, hex, pem, der; any private form).
+#include <fmt/format.h>
+
+#include "commands.hpp"
+
+namespace pqkem::cli {
+
+CLI::App* add_convert(CLI::App& app, ConvertOptions& opts) {
+  auto* cmd = app.add_subcommand("convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
+  cmd->add_option("--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)")
+      ->required()
+      ->option_text("PATH REQUIRED");
+  cmd->add_option("--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)")
+      ->required()
+      ->option_text("PATH REQUIRED");
+  add_format_option(*cmd, opts.format, FormatUse::keys)->required()->option_text("bin|hex|pem|der REQUIRED");
+  add_sk_form_option(*cmd, opts.sk_form);
+  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
+  add_engine_options(*cmd, opts.engine);
+  cmd->footer(
+      "Whether the input is a public or a secret key comes from its PEM label, its DER structure\n"
+      "or its length. Secret keys are checked in full first. A secret key keeps its seed when it\n"
+      "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n\n"
+      "Examples:\n"
+      "  pqkem convert --in alice.sk --out alice.pem --format pem\n"
+      "  pqkem convert --in alice.pem --out alice.der --format der --sk-form both\n"
+      "  pqkem convert --in bob.pub.pem --out - --format hex\n");
+  return cmd;
+}
+
+void run_convert(const ConvertOptions& opts) {
+  apply_engine_options(opts.engine);
+  const auto algorithm = parse_algorithm(opts.algorithm);
+  if (algorithm) require_key_format(*algorithm, opts.format);
+  const std::vector<PathArg> inputs{{opts.in_path, "--in"}};
+  const std::vector<PathArg> outputs{{opts.out_path, "--out"}};
+  check_path_roles(inputs, outputs);
+  check_output(outputs[0], opts.format, opts.force);
+
+  const auto fits = [&](std::size_t n) {
+    for (const auto& info : all_schemes()) {
+      if (algorithm && info.scheme != *algorithm) continue;
+      if (n == info.pk_bytes || n == info.sk_bytes || seed_size(info.scheme) == n) return true;
+    }
+    return false;
+  };
+  KeyInput in = load_key_input(opts.in_path, fits);
+  bool is_private = false;
+  if (const auto p = container_is_private(in)) {
+    is_private = *p;
+  } else if (!in.der) {
+    const std::size_t n = in.bytes.size();
+    is_private = !(algorithm ? n == scheme_info(*algorithm).pk_bytes : scheme_from_pk_size(n).has_value());
+  }
+  const std::string file = in.file;
+
+  std::vector<PendingOutput> pending;
+  if (is_private) {
+    const auto key = secret_key_from_input(std::move(in), algorithm, true, true).key;
+    require_key_format(key.scheme, opts.format);
+    const auto form = resolve_sk_form(opts.sk_form, opts.format, key.scheme, !key.seed.empty(), file);
+    pending.push_back({outputs[0], encode_secret_key(key, opts.format, form), true});
+  } else {
+    if (!opts.sk_form.empty()) throw_usage("--sk-form applies to secret keys, and the input is a public key", file);
+    const auto pub = public_key_from_input(std::move(in), algorithm);
+    require_key_format(pub.scheme, opts.format);
+    pending.push_back({outputs[0], encode_public_key(pub.scheme, pub.pk, opts.format), false});
+  }
+  write_outputs(pending, opts.force);
+}
+
+}  // namespace pqkem::cli

@@ -1,0 +1,233 @@
+// pqkem info: what a key, seed or ciphertext file is. Never prints secret material: for a
+// secret key only its form, sizes and the fingerprint of its public key.
+#include <fmt/format.h>
+
+#include "commands.hpp"
+
+namespace pqkem::cli {
+namespace {
+
+enum class Kind { public_key, secret_key, seed, ciphertext, public_key_or_ciphertext };
+
+const char* kind_text(Kind k) noexcept {
+  switch (k) {
+    case Kind::public_key:
+      return "public key";
+    case Kind::secret_key:
+      return "secret key";
+    case Kind::seed:
+      return "seed";
+    case Kind::ciphertext:
+      return "ciphertext";
+    case Kind::public_key_or_ciphertext:
+      return "public key or ciphertext";
+  }
+  return "?";
+}
+
+const char* kind_json(Kind k) noexcept {
+  switch (k) {
+    case Kind::public_key:
+      return "public_key";
+    case Kind::secret_key:
+      return "secret_key";
+    case Kind::seed:
+      return "seed";
+    case Kind::ciphertext:
+      return "ciphertext";
+    case Kind::public_key_or_ciphertext:
+      return "public_key_or_ciphertext";
+  }
+  return "?";
+}
+
+/// What `info` reports, in order; each value as text and as a JSON value.
+struct Report {
+  struct Field {
+    std::string text_key;
+    std::string json_key;
+    std::string text;
+    std::string json;
+  };
+  std::vector<Field> fields;
+
+  void add_string(const std::string& text_key, const std::string& json_key, const std::string& value) {
+    fields.push_back({text_key, json_key, value, json_string(value)});
+  }
+  void add_number(const std::string& text_key, const std::string& json_key, std::size_t value) {
+    fields.push_back({text_key, json_key, std::to_string(value), std::to_string(value)});
+  }
+  void add_null(const std::string& text_key, const std::string& json_key, const std::string& text) {
+    fields.push_back({text_key, json_key, text, "null"});
+  }
+
+  [[nodiscard]] std::string text() const {
+    std::size_t width = 0;
+    for (const auto& f : fields) width = std::max(width, f.text_key.size());
+    std::string out;
+    for (const auto& f : fields) out += fmt::format("{:<{}}  {}\n", f.text_key + ":", width + 1, f.text);
+    return out;
+  }
+  [[nodiscard]] std::string json() const {
+    std::string out = "{";
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      out += fmt::format("{}\n  {}: {}", i == 0 ? "" : ",", json_string(fields[i].json_key), fields[i].json);
+    return out + "\n}\n";
+  }
+};
+
+std::string hex(ByteView bytes) {
+  std::string out;
+  for (const auto b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+std::string encoding_text(const KeyInput& in, Kind kind) {
+  if (!in.der) return "raw";
+  return kind == Kind::secret_key ? "PKCS#8 (RFC 5958, RFC 9935)" : "SubjectPublicKeyInfo (RFC 5280, RFC 9935)";
+}
+
+void add_algorithm(Report& r, Scheme s) {
+  const auto& info = scheme_info(s);
+  r.add_string("algorithm", "algorithm", std::string(info.name));
+  if (const auto oid = keyfile::oid_text(s)) {
+    r.add_string("OID", "oid", std::string(*oid));
+  } else {
+    r.add_null("OID", "oid", "none (no standard OID)");
+  }
+}
+
+void add_fingerprint(Report& r, ByteView pk, const std::string& text_key) {
+  r.add_string(text_key, "public_key_sha256", hex(keyfile::sha256(pk)));
+}
+
+}  // namespace
+
+CLI::App* add_info(CLI::App& app, InfoOptions& opts) {
+  auto* cmd = app.add_subcommand("info", "Describe a key, seed or ciphertext file (never prints secret material)");
+  cmd->add_option("path", opts.path, "File to describe (- for stdin)")->required()->option_text("PATH REQUIRED");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; names the parameter set of a raw 64-byte seed, and restricts raw inputs to it");
+  cmd->add_flag("--json", opts.json, "Print one JSON object instead of text");
+  cmd->footer(
+      "Shows the algorithm, the kind (public key, secret key, seed, ciphertext), the file format\n"
+      "(bin, hex, pem, der), the private key form, the sizes and the SHA-256 of the public key's\n"
+      "raw bytes (the same for every encoding of one key). Keys are checked as when they are used\n"
+      "(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.\n"
+      "A raw NTRU public key and ciphertext have the same size and cannot be told apart.\n\n"
+      "Examples:\n"
+      "  pqkem info alice.pem\n"
+      "  pqkem info --json msg.ct\n"
+      "  pqkem info -a ML-KEM-768 seed.hex\n");
+  return cmd;
+}
+
+void run_info(const InfoOptions& opts) {
+  const auto algorithm = parse_algorithm(opts.algorithm);
+  const std::vector<PathArg> inputs{{opts.path, "PATH"}};
+  check_path_roles(inputs, {});
+  const auto in_scope = [&](const SchemeInfo& info) { return !algorithm || info.scheme == *algorithm; };
+  const auto fits = [&](std::size_t n) {
+    for (const auto& info : all_schemes()) {
+      if (!in_scope(info)) continue;
+      if (n == info.pk_bytes || n == info.sk_bytes || n == info.ct_bytes || seed_size(info.scheme) == n) return true;
+    }
+    return false;
+  };
+  KeyInput in = load_key_input(opts.path, fits);
+  const std::string file = in.file;
+  const Format format = in.format;
+  const std::size_t file_bytes = in.file_bytes;
+  const bool from_hex = in.from_hex;
+
+  Report r;
+  r.add_string("file", "file", file);
+  const auto common = [&](Kind kind, const KeyInput& src) {
+    r.add_string("kind", "kind", kind_text(kind));
+    r.fields.back().json = json_string(kind_json(kind));
+    r.add_string("format", "format", format_name(format));
+    r.add_string("encoding", "encoding", encoding_text(src, kind));
+    r.fields.back().json = json_string(!src.der ? "raw" : kind == Kind::secret_key ? "pkcs8" : "spki");
+    r.add_number("file bytes", "file_bytes", file_bytes);
+  };
+  const auto describe_secret = [&](SecretKeyInput sk, const KeyInput& src) {
+    const auto& key = sk.key;
+    add_algorithm(r, key.scheme);
+    common(Kind::secret_key, src);
+    r.add_string("private key form", "private_key_form", std::string(keyfile::form_name(key.form)));
+    if (!key.seed.empty()) r.add_number("seed bytes", "seed_bytes", key.seed.size());
+    r.add_number("expanded secret key bytes", "secret_key_bytes", key.dk.size());
+    r.add_number("public key bytes", "public_key_bytes", key.pk.size());
+    add_fingerprint(r, key.pk, "public key SHA-256");
+  };
+  const auto describe_public = [&](const PublicKeyInput& pk, const KeyInput& src) {
+    add_algorithm(r, pk.scheme);
+    common(Kind::public_key, src);
+    r.add_number("public key bytes", "public_key_bytes", pk.pk.size());
+    add_fingerprint(r, pk.pk, "public key SHA-256");
+  };
+
+  if (in.der) {
+    const KeyInput shape{SecretBytes(), in.format, true, in.from_hex, {}, {}, 0};
+    if (container_is_private(in).value_or(false)) {
+      describe_secret(secret_key_from_input(std::move(in), algorithm, true, true), shape);
+    } else {
+      describe_public(public_key_from_input(std::move(in), algorithm), shape);
+    }
+  } else {
+    const std::size_t n = in.bytes.size();
+    std::optional<Scheme> sk_of, pk_of, ct_of;
+    bool seed = false;
+    for (const auto& info : all_schemes()) {
+      if (!in_scope(info)) continue;
+      if (n == info.sk_bytes) sk_of = info.scheme;
+      if (n == info.pk_bytes) pk_of = info.scheme;
+      if (n == info.ct_bytes) ct_of = info.scheme;
+      if (seed_size(info.scheme) == n) seed = true;
+    }
+    const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0};
+    const char* how = from_hex ? "read as hex" : "read as raw bytes";
+    if (sk_of || (seed && algorithm)) {
+      describe_secret(secret_key_from_input(std::move(in), algorithm, true, true), shape);
+    } else if (seed) {
+      r.add_null("algorithm", "algorithm", "unknown: a seed does not reveal its parameter set (give -a)");
+      common(Kind::seed, shape);
+      r.add_number("seed bytes", "seed_bytes", n);
+    } else if (pk_of && ct_of && *pk_of == *ct_of) {
+      // ML-KEM-1024 (1568) and every NTRU set: public key and ciphertext have the same size.
+      // An ML-KEM ciphertext as ek fails the modulus check with overwhelming probability, so
+      // ML-KEM can tell; NTRU cannot.
+      const Scheme s = *pk_of;
+      bool valid_pk = true;
+      try {
+        check_public_key(s, in.bytes);
+      } catch (const pqkem::Error&) {
+        valid_pk = false;
+      }
+      const bool mlkem = keyfile::has_key_files(s);
+      const Kind kind = !valid_pk ? Kind::ciphertext : mlkem ? Kind::public_key : Kind::public_key_or_ciphertext;
+      add_algorithm(r, s);
+      common(kind, shape);
+      if (kind == Kind::ciphertext) {
+        r.add_number("ciphertext bytes", "ciphertext_bytes", n);
+      } else {
+        r.add_number("public key bytes", "public_key_bytes", n);
+        add_fingerprint(r, in.bytes,
+                        kind == Kind::public_key ? "public key SHA-256" : "public key SHA-256 (if a public key)");
+      }
+    } else if (pk_of) {
+      describe_public(public_key_from_input(std::move(in), algorithm), shape);
+    } else if (ct_of) {
+      add_algorithm(r, *ct_of);
+      common(Kind::ciphertext, shape);
+      r.add_number("ciphertext bytes", "ciphertext_bytes", n);
+    } else {
+      throw_failure(fmt::format("{} bytes ({}) is not the size of any key, seed or ciphertext{}", n, how,
+                                algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string()),
+                    file);
+    }
+  }
+  write_stdout(opts.json ? r.json() : r.text());
+}
+
+}  // namespace pqkem::cli

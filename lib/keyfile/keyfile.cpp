@@ -1,0 +1,445 @@
+#include "keyfile/keyfile.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "error.hpp"
+#include "keyfile/der.hpp"
+
+namespace pqkem::keyfile {
+namespace {
+
+/// RFC 9935 section 3: id-alg-ml-kem-512/768/1024 ::= { nistAlgorithm kems(4) 1/2/3 }
+/// = 2.16.840.1.101.3.4.4.{1,2,3}, as the contents of a DER OBJECT IDENTIFIER.
+struct OidEntry {
+  Scheme scheme;
+  std::array<std::uint8_t, 9> der;
+  std::string_view text;
+};
+constexpr OidEntry kOids[] = {
+    {Scheme::MlKem512, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x01}, "2.16.840.1.101.3.4.4.1"},
+    {Scheme::MlKem768, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x02}, "2.16.840.1.101.3.4.4.2"},
+    {Scheme::MlKem1024, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x03}, "2.16.840.1.101.3.4.4.3"},
+};
+constexpr std::size_t kSeedBytes = 64;  // d || z
+
+const OidEntry* find_oid(Scheme s) noexcept {
+  for (const auto& e : kOids)
+    if (e.scheme == s) return &e;
+  return nullptr;
+}
+
+const OidEntry& require_oid(Scheme s) {
+  const OidEntry* e = find_oid(s);
+  if (e == nullptr)
+    throw Error(Errc::bad_argument, std::string(scheme_info(s).name) +
+                                        " has no standard OID, so it has no SubjectPublicKeyInfo / PKCS#8 form");
+  return *e;
+}
+
+std::string name_of(Scheme s) { return std::string(scheme_info(s).name); }
+
+bool equal_ct(ByteView a, ByteView b) noexcept {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+/// AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }, which RFC 9935
+/// requires to be exactly { id-alg-ml-kem-* } with parameters absent.
+Scheme read_algorithm(der::Reader& outer, const std::string& what) {
+  der::Reader alg(outer.expect(der::kSequence, "AlgorithmIdentifier"), what);
+  const ByteView oid = alg.expect(der::kOid, "algorithm OID");
+  const OidEntry* found = nullptr;
+  for (const auto& e : kOids)
+    if (oid.size() == e.der.size() && std::memcmp(oid.data(), e.der.data(), oid.size()) == 0) found = &e;
+  if (found == nullptr)
+    alg.fail("algorithm " + der::oid_to_string(oid) +
+             " is not ML-KEM (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 for ML-KEM-512, -768, -1024)");
+  if (!alg.empty()) alg.fail("the AlgorithmIdentifier has parameters; RFC 9935 requires them to be absent");
+  return found->scheme;
+}
+
+/// Writes AlgorithmIdentifier { oid } (13 bytes).
+void write_algorithm(der::Writer& w, const OidEntry& oid) {
+  w.header(der::kSequence, der::tlv_size(oid.der.size()));
+  w.tlv(der::kOid, oid.der);
+}
+constexpr std::size_t kAlgorithmBytes = 2 + 2 + 9;
+
+// --- base64 (RFC 4648, standard alphabet, padded) -------------------------------------------
+
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+int base64_value(std::uint8_t c) noexcept {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+[[noreturn]] void pem_fail(const std::string& why) { throw Error(Errc::bad_format, "PEM: " + why); }
+
+/// Strict decoding of `text` (only alphabet characters and final '=' padding).
+SecretBytes base64_decode(ByteView text) {
+  if (text.empty()) pem_fail("the block holds no data");
+  if (text.size() % 4 != 0) pem_fail("the base64 data is not a multiple of 4 characters (truncated?)");
+  std::size_t pad = 0;
+  if (text[text.size() - 1] == '=') pad = text[text.size() - 2] == '=' ? 2 : 1;
+  SecretBytes out(text.size() / 4 * 3 - pad);
+  std::size_t o = 0;
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    std::uint32_t v = 0;
+    const bool last = i + 4 == text.size();
+    for (std::size_t j = 0; j < 4; ++j) {
+      const std::uint8_t c = text[i + j];
+      int d = base64_value(c);
+      if (c == '=' && last && j >= 4 - pad) d = 0;
+      if (d < 0) pem_fail(c == '=' ? "'=' padding in the middle of the base64 data" : "invalid base64 character");
+      v = (v << 6) | static_cast<std::uint32_t>(d);
+    }
+    const std::size_t n = last ? 3 - pad : 3;
+    if (last && pad > 0 && (v & ((pad == 1 ? 0xffu : 0xffffu))) != 0)
+      pem_fail("non-zero padding bits in the base64 data");
+    for (std::size_t j = 0; j < n; ++j) out[o++] = static_cast<std::uint8_t>(v >> (16 - 8 * j));
+    secure_wipe(&v, sizeof v);  // private keys pass through here
+  }
+  return out;
+}
+
+std::string fmt_tag(std::uint8_t tag) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const char text[] = {'t', 'a', 'g', ' ', '0', 'x', kDigits[tag >> 4], kDigits[tag & 0xf]};
+  return std::string(text, sizeof text);
+}
+
+bool is_ws(std::uint8_t c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+bool starts_with(ByteView text, std::size_t pos, std::string_view prefix) noexcept {
+  return text.size() - pos >= prefix.size() && std::memcmp(text.data() + pos, prefix.data(), prefix.size()) == 0;
+}
+
+}  // namespace
+
+std::string_view form_name(PrivateKeyForm form) noexcept {
+  switch (form) {
+    case PrivateKeyForm::seed:
+      return "seed";
+    case PrivateKeyForm::expanded:
+      return "expanded";
+    case PrivateKeyForm::both:
+      return "both";
+  }
+  return "?";
+}
+
+std::optional<PrivateKeyForm> parse_form(std::string_view name) noexcept {
+  if (name == "seed") return PrivateKeyForm::seed;
+  if (name == "expanded") return PrivateKeyForm::expanded;
+  if (name == "both") return PrivateKeyForm::both;
+  return std::nullopt;
+}
+
+std::optional<std::string_view> oid_text(Scheme s) noexcept {
+  const OidEntry* e = find_oid(s);
+  if (e == nullptr) return std::nullopt;
+  return e->text;
+}
+
+PrivateKey private_key_from_seed(Scheme s, ByteView seed) {
+  auto kp = keygen_derand(s, seed);
+  PrivateKey key;
+  key.scheme = s;
+  key.form = PrivateKeyForm::seed;
+  key.seed = SecretBytes(seed);
+  key.dk = std::move(kp.sk);
+  key.pk = std::move(kp.pk);
+  return key;
+}
+
+PrivateKey private_key_from_expanded(Scheme s, ByteView dk) {
+  check_secret_key(s, dk);  // length; ML-KEM: H(ek) stored in dk matches ek
+  PrivateKey key;
+  key.scheme = s;
+  key.form = PrivateKeyForm::expanded;
+  key.pk = public_key_from_secret_key(s, dk);
+  try {
+    check_public_key(s, key.pk);
+  } catch (const Error& e) {
+    throw Error(Errc::invalid_decaps_key, name_of(s) + " expanded key embeds an invalid encapsulation key: " + e.what());
+  }
+  key.dk = SecretBytes(dk);
+  // Pairwise consistency: what encapsulates to ek must decapsulate with dk. This catches a
+  // dk_pke (s) that does not belong to ek, which the hash check cannot see.
+  const auto enc = encaps(s, key.pk);
+  const SecretBytes ss = decaps(s, key.dk, enc.ct);
+  if (!equal_ct(ss.view(), enc.ss.view()))
+    throw Error(Errc::invalid_decaps_key,
+                name_of(s) + " expanded key fails the pairwise consistency check: its secret part does not "
+                             "belong to its encapsulation key");
+  return key;
+}
+
+Bytes encode_spki(Scheme s, ByteView pk) {
+  const OidEntry& oid = require_oid(s);
+  check_public_key(s, pk);
+  const std::size_t bits = 1 + pk.size();
+  const std::size_t body = kAlgorithmBytes + der::tlv_size(bits);
+  Bytes out(der::tlv_size(body));
+  der::Writer w(out);
+  w.header(der::kSequence, body);
+  write_algorithm(w, oid);
+  w.header(der::kBitString, bits);
+  const std::uint8_t unused_bits = 0;
+  w.raw(ByteView(&unused_bits, 1));
+  w.raw(pk);
+  w.done();
+  return out;
+}
+
+SecretBytes encode_pkcs8(const PrivateKey& key, PrivateKeyForm form) {
+  const OidEntry& oid = require_oid(key.scheme);
+  const std::size_t dk_bytes = scheme_info(key.scheme).sk_bytes;
+  if (key.dk.size() != dk_bytes) throw Error(Errc::bad_argument, "encode_pkcs8: expanded key has the wrong length");
+  if (form != PrivateKeyForm::expanded && key.seed.size() != kSeedBytes)
+    throw Error(Errc::bad_argument, std::string("the seed of this key is not known (it was given in expanded form), "
+                                                "so it cannot be written in ") +
+                                        std::string(form_name(form)) + " form");
+  std::size_t choice = 0;
+  switch (form) {
+    case PrivateKeyForm::seed:
+      choice = der::tlv_size(kSeedBytes);
+      break;
+    case PrivateKeyForm::expanded:
+      choice = der::tlv_size(dk_bytes);
+      break;
+    case PrivateKeyForm::both:
+      choice = der::tlv_size(der::tlv_size(kSeedBytes) + der::tlv_size(dk_bytes));
+      break;
+  }
+  const std::uint8_t version0[] = {0x00};
+  const std::size_t body = der::tlv_size(1) + kAlgorithmBytes + der::tlv_size(choice);
+  SecretBytes out(der::tlv_size(body));
+  der::Writer w(out.span());
+  w.header(der::kSequence, body);
+  w.tlv(der::kInteger, version0);
+  write_algorithm(w, oid);
+  w.header(der::kOctetString, choice);
+  switch (form) {
+    case PrivateKeyForm::seed:
+      w.tlv(der::kContext0Primitive, key.seed.view());
+      break;
+    case PrivateKeyForm::expanded:
+      w.tlv(der::kOctetString, key.dk.view());
+      break;
+    case PrivateKeyForm::both:
+      w.header(der::kSequence, der::tlv_size(kSeedBytes) + der::tlv_size(dk_bytes));
+      w.tlv(der::kOctetString, key.seed.view());
+      w.tlv(der::kOctetString, key.dk.view());
+      break;
+  }
+  w.done();
+  return out;
+}
+
+PublicKey decode_spki(ByteView input) {
+  const std::string what = "SubjectPublicKeyInfo";
+  der::Reader top(input, what);
+  der::Reader spki(top.expect(der::kSequence, "SubjectPublicKeyInfo"), what);
+  top.expect_end("the SubjectPublicKeyInfo");
+  const Scheme s = read_algorithm(spki, what);
+  const ByteView bits = spki.expect(der::kBitString, "subjectPublicKey");
+  spki.expect_end("the subjectPublicKey");
+  if (bits.empty() || bits[0] != 0) spki.fail("the subjectPublicKey BIT STRING must have 0 unused bits");
+  const ByteView pk = bits.subspan(1);
+  const auto& info = scheme_info(s);
+  if (pk.size() != info.pk_bytes)
+    spki.fail(name_of(s) + " public key has " + std::to_string(pk.size()) + " bytes; it must have " +
+              std::to_string(info.pk_bytes));
+  check_public_key(s, pk);
+  return PublicKey{s, Bytes(pk.begin(), pk.end())};
+}
+
+PrivateKey decode_pkcs8(ByteView input) {
+  const std::string what = "PKCS#8 private key";
+  der::Reader top(input, what);
+  der::Reader p8(top.expect(der::kSequence, "PrivateKeyInfo"), what);
+  top.expect_end("the PKCS#8 structure");
+  const ByteView version = p8.expect(der::kInteger, "version");
+  if (version.size() != 1 || version[0] > 1) p8.fail("unsupported version (expected 0, or 1 with a public key)");
+  const Scheme s = read_algorithm(p8, what);
+  const ByteView priv = p8.expect(der::kOctetString, "privateKey");
+  if (p8.peek_tag() == der::kContext0Constructed) p8.fail("attributes are not supported in ML-KEM private keys");
+  std::optional<ByteView> public_bits;
+  if (p8.peek_tag() == der::kContext1Primitive) {
+    if (version[0] != 1) p8.fail("a publicKey field needs version 1");
+    public_bits = p8.next().content;
+  }
+  p8.expect_end("the privateKey");
+
+  const auto& info = scheme_info(s);
+  const std::string alg = name_of(s);
+  const auto check_size = [&](const der::Reader& r, ByteView v, std::size_t want, const char* field) {
+    if (v.size() != want)
+      r.fail(alg + " " + field + " has " + std::to_string(v.size()) + " bytes; it must have " + std::to_string(want));
+  };
+
+  // RFC 9935 section 6: the CHOICE is decided by the tag alone.
+  der::Reader choice(priv, what);
+  const std::uint8_t tag = choice.peek_tag();
+  if (tag != der::kContext0Primitive && tag != der::kOctetString && tag != der::kSequence)
+    choice.fail(fmt_tag(tag) + " is not an ML-KEM private key form; RFC 9935 has seed [0] (0x80), expandedKey "
+                "(0x04) and both (0x30)");
+  const der::Tlv tlv = choice.next();
+  choice.expect_end("the private key");
+
+  PrivateKey key;
+  if (tag == der::kContext0Primitive) {
+    check_size(choice, tlv.content, kSeedBytes, "seed");
+    key = private_key_from_seed(s, tlv.content);
+  } else if (tag == der::kOctetString) {
+    check_size(choice, tlv.content, info.sk_bytes, "expandedKey");
+    key = private_key_from_expanded(s, tlv.content);
+  } else {
+    der::Reader both(tlv.content, what + " (both)");
+    const ByteView seed = both.expect(der::kOctetString, "seed");
+    const ByteView dk = both.expect(der::kOctetString, "expandedKey");
+    both.expect_end("the expandedKey");
+    check_size(both, seed, kSeedBytes, "seed");
+    check_size(both, dk, info.sk_bytes, "expandedKey");
+    key = private_key_from_seed(s, seed);
+    if (!equal_ct(key.dk.view(), dk))
+      throw Error(Errc::invalid_decaps_key, alg + " private key in 'both' form: the seed and the expanded key "
+                                                  "disagree (the seed does not generate that expanded key)");
+    key.form = PrivateKeyForm::both;
+  }
+
+  if (public_bits) {
+    if (public_bits->empty() || (*public_bits)[0] != 0 || !equal_ct(public_bits->subspan(1), key.pk))
+      p8.fail("the publicKey field does not match the private key");
+  }
+  return key;
+}
+
+bool starts_like_der(ByteView bytes) noexcept { return bytes.size() >= 2 && bytes[0] == der::kSequence; }
+
+std::optional<DerKind> der_kind(ByteView input) noexcept {
+  try {
+    der::Reader top(input, "DER");
+    const der::Tlv outer = top.next();
+    if (outer.tag != der::kSequence || !top.empty()) return std::nullopt;
+    der::Reader inner(outer.content, "DER");
+    if (inner.peek_tag() == der::kSequence) return DerKind::spki;
+    if (inner.peek_tag() == der::kInteger) return DerKind::pkcs8;
+  } catch (const Error&) {
+  }
+  return std::nullopt;
+}
+
+// --- PEM --------------------------------------------------------------------------------------
+
+SecretBytes pem_encode(std::string_view label, ByteView der) {
+  const std::string begin = "-----BEGIN " + std::string(label) + "-----\n";
+  const std::string end = "-----END " + std::string(label) + "-----\n";
+  const std::size_t chars = (der.size() + 2) / 3 * 4;
+  const std::size_t lines = (chars + 63) / 64;
+  SecretBytes out(begin.size() + chars + lines + end.size());
+  std::size_t o = 0;
+  const auto put = [&](std::string_view s) {
+    std::memcpy(out.data() + o, s.data(), s.size());
+    o += s.size();
+  };
+  put(begin);
+  std::size_t col = 0;
+  for (std::size_t i = 0; i < der.size(); i += 3) {
+    const std::size_t n = der.size() - i < 3 ? der.size() - i : 3;
+    std::uint32_t v = static_cast<std::uint32_t>(der[i]) << 16;
+    if (n > 1) v |= static_cast<std::uint32_t>(der[i + 1]) << 8;
+    if (n > 2) v |= der[i + 2];
+    for (std::size_t j = 0; j < 4; ++j) {
+      out[o++] = j <= n ? static_cast<std::uint8_t>(kBase64[(v >> (18 - 6 * j)) & 0x3f]) : '=';
+      if (++col == 64) {
+        out[o++] = '\n';
+        col = 0;
+      }
+    }
+    secure_wipe(&v, sizeof v);
+  }
+  if (col != 0) out[o++] = '\n';
+  put(end);
+  return out;
+}
+
+bool looks_like_pem(ByteView text) noexcept {
+  std::size_t pos = 0;
+  while (pos < text.size() && is_ws(text[pos])) ++pos;
+  return starts_with(text, pos, "-----BEGIN ");
+}
+
+PemBlock pem_decode(ByteView text) {
+  std::size_t pos = 0;
+  while (pos < text.size() && is_ws(text[pos])) ++pos;
+  // Reads one line from pos (without its LF / CRLF); false at the end of the input.
+  const auto next_line = [&](ByteView& line) {
+    if (pos >= text.size()) return false;
+    std::size_t end = pos;
+    while (end < text.size() && text[end] != '\n') ++end;
+    std::size_t stop = end;
+    if (stop > pos && text[stop - 1] == '\r') --stop;
+    line = text.subspan(pos, stop - pos);
+    pos = end < text.size() ? end + 1 : end;
+    return true;
+  };
+  const auto as_string = [](ByteView v) { return std::string(reinterpret_cast<const char*>(v.data()), v.size()); };
+
+  ByteView line;
+  if (!next_line(line) || !starts_with(line, 0, "-----BEGIN ")) pem_fail("no '-----BEGIN ' line");
+  constexpr std::string_view kDashes = "-----";
+  const std::size_t begin_len = std::string_view("-----BEGIN ").size();
+  if (line.size() < begin_len + kDashes.size() || !starts_with(line, line.size() - kDashes.size(), kDashes))
+    pem_fail("malformed BEGIN line");
+  const ByteView label = line.subspan(begin_len, line.size() - begin_len - kDashes.size());
+  if (label.empty() || label.size() > 64) pem_fail("malformed BEGIN line");
+  for (const auto c : label)
+    if (c < 0x20 || c > 0x7e) pem_fail("malformed BEGIN line");
+  PemBlock block;
+  block.label = as_string(label);
+
+  SecretBytes body(text.size());
+  std::size_t n = 0;
+  bool ended = false;
+  while (next_line(line)) {
+    if (starts_with(line, 0, "-----END ")) {
+      if (as_string(line) != "-----END " + block.label + "-----")
+        pem_fail("the END line does not match '-----BEGIN " + block.label + "-----'");
+      ended = true;
+      break;
+    }
+    if (std::find(line.begin(), line.end(), ':') != line.end())
+      pem_fail("PEM headers are not supported (an encrypted key? decrypt it first)");
+    for (const auto c : line) {
+      if (base64_value(c) < 0 && c != '=') pem_fail("invalid character in the base64 data");
+      body[n++] = c;
+    }
+  }
+  if (!ended) pem_fail("no '-----END " + block.label + "-----' line (truncated?)");
+  while (pos < text.size()) {
+    if (!is_ws(text[pos])) pem_fail("data after the END line (only one PEM block is allowed)");
+    ++pos;
+  }
+  block.der = base64_decode(ByteView(body.data(), n));
+  return block;
+}
+
+std::array<std::uint8_t, 32> sha256(ByteView data) {
+  std::array<std::uint8_t, 32> out{};
+  unsigned int len = 0;
+  if (EVP_Digest(data.data(), data.size(), out.data(), &len, EVP_sha256(), nullptr) != 1 || len != out.size())
+    throw Error(Errc::openssl_failure, "SHA-256 failed");
+  return out;
+}
+
+}  // namespace pqkem::keyfile

@@ -1,0 +1,114 @@
+// pqkem: interoperable key files for ML-KEM (RFC 9935), as OpenSSL 3.5+ reads and writes them.
+//
+//   public key:  SubjectPublicKeyInfo (RFC 5280)  SEQUENCE { AlgorithmIdentifier, BIT STRING ek }
+//   private key: OneAsymmetricKey / PKCS#8 (RFC 5958) SEQUENCE { INTEGER 0, AlgorithmIdentifier,
+//                OCTET STRING { ML-KEM-PrivateKey } }, where ML-KEM-PrivateKey is the CHOICE
+//                  seed        [0] IMPLICIT OCTET STRING (SIZE (64))      d || z  (tag 0x80)
+//                  expandedKey OCTET STRING (SIZE (dk bytes))                     (tag 0x04)
+//                  both        SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING } (0x30)
+//   AlgorithmIdentifier: SEQUENCE { OID 2.16.840.1.101.3.4.4.1 / .2 / .3 } with no parameters.
+//   PEM (RFC 7468): "PUBLIC KEY" / "PRIVATE KEY", base64 in lines of 64 characters.
+//
+// The readers are strict (DER only, exact structure, no trailing data) and check the key
+// material as well: the public key's modulus check, and for private keys that the seed and
+// the expanded key agree ("both"), that the expanded key's H(ek) matches and that it passes
+// a pairwise consistency check (encapsulate to its ek, decapsulate, compare). Failures throw
+// pqkem::Error: bad_format for the encoding, invalid_encaps_key / invalid_decaps_key for the
+// key material, bad_argument for misuse (a scheme without an OID).
+//
+// NTRU has no OID anywhere, so NTRU keys have no SPKI/PKCS#8 form: the encoders refuse them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pqkem.hpp"
+#include "secret.hpp"
+
+namespace pqkem::keyfile {
+
+/// Which alternative of the RFC 9935 ML-KEM-PrivateKey CHOICE a private key file uses.
+enum class PrivateKeyForm { seed, expanded, both };
+
+/// "seed", "expanded", "both".
+std::string_view form_name(PrivateKeyForm form) noexcept;
+/// Parses "seed" / "expanded" / "both" (exactly, lower case).
+std::optional<PrivateKeyForm> parse_form(std::string_view name) noexcept;
+
+/// The RFC 9935 OID of `s` in dotted form ("2.16.840.1.101.3.4.4.2"); nullopt for schemes
+/// without a standard OID (NTRU).
+std::optional<std::string_view> oid_text(Scheme s) noexcept;
+/// True if `s` has SubjectPublicKeyInfo / PKCS#8 encodings (ML-KEM).
+inline bool has_key_files(Scheme s) noexcept { return oid_text(s).has_value(); }
+
+/// A private key with everything known about it.
+struct PrivateKey {
+  Scheme scheme{};
+  PrivateKeyForm form = PrivateKeyForm::seed;  ///< the form it was read in (or made from)
+  SecretBytes seed;  ///< d || z (64 bytes); empty when only the expanded key is known
+  SecretBytes dk;    ///< the expanded decapsulation key, always present
+  Bytes pk;          ///< the encapsulation key, always present
+};
+
+/// A key from its 64-byte seed d || z (keygen_derand). form = seed.
+PrivateKey private_key_from_seed(Scheme s, ByteView seed);
+/// A key from its expanded form, fully checked: length, FIPS 203 hash check (H(ek) stored in
+/// dk), modulus check of the embedded ek, and a pairwise consistency check (a fresh
+/// encapsulation to ek must decapsulate to the same secret with dk). form = expanded.
+PrivateKey private_key_from_expanded(Scheme s, ByteView dk);
+
+struct PublicKey {
+  Scheme scheme{};
+  Bytes pk;
+};
+
+/// SubjectPublicKeyInfo DER of `pk` (length- and modulus-checked). bad_argument for NTRU.
+Bytes encode_spki(Scheme s, ByteView pk);
+/// PKCS#8 DER of `key` in `form`. bad_argument for NTRU, or for seed/both when the seed is
+/// not known.
+SecretBytes encode_pkcs8(const PrivateKey& key, PrivateKeyForm form);
+
+/// Strict SubjectPublicKeyInfo reader (the whole input must be one SPKI); checks ek.
+PublicKey decode_spki(ByteView der);
+/// Strict PKCS#8 reader (the whole input must be one OneAsymmetricKey, version 0, or
+/// version 1 with a publicKey that must match); all three private-key forms, told apart by
+/// tag; every consistency check described at the top.
+PrivateKey decode_pkcs8(ByteView der);
+
+/// What a DER input is, judged from its outer structure only (one SEQUENCE spanning the
+/// whole input whose first element is a SEQUENCE: SPKI, or an INTEGER: PKCS#8). Nothing is
+/// checked beyond that; decode_* do the real parsing.
+enum class DerKind { spki, pkcs8 };
+std::optional<DerKind> der_kind(ByteView der) noexcept;
+/// True if `bytes` starts like a DER SEQUENCE (0x30): worth trying as DER before raw bytes.
+bool starts_like_der(ByteView bytes) noexcept;
+
+// --- PEM (RFC 7468) -------------------------------------------------------------------------
+
+inline constexpr std::string_view kPemPublicKey = "PUBLIC KEY";
+inline constexpr std::string_view kPemPrivateKey = "PRIVATE KEY";
+
+/// "-----BEGIN <label>-----\n", base64 of `der` in lines of 64 characters, "-----END
+/// <label>-----\n" (what OpenSSL writes). A wiping buffer: private keys pass through here.
+SecretBytes pem_encode(std::string_view label, ByteView der);
+
+struct PemBlock {
+  std::string label;
+  SecretBytes der;
+};
+
+/// True if `text`, after leading whitespace, starts with "-----BEGIN ".
+bool looks_like_pem(ByteView text) noexcept;
+/// Exactly one PEM block, with only whitespace around it. Lines end in LF or CRLF; base64
+/// lines of any length; strict base64 (padding only at the end, zero pad bits). Headers
+/// ("Proc-Type:", as in encrypted keys) and mismatched BEGIN/END labels are rejected.
+PemBlock pem_decode(ByteView text);
+
+/// SHA-256 (OpenSSL) of `data`: the fingerprint `pqkem info` shows for a public key (the raw
+/// encapsulation key bytes, so every encoding of one key has the same fingerprint).
+std::array<std::uint8_t, 32> sha256(ByteView data);
+
+}  // namespace pqkem::keyfile

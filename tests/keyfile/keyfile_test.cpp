@@ -1,0 +1,550 @@
+// RFC 9935 key files: the strict DER reader/writer, PEM, SubjectPublicKeyInfo and PKCS#8 for
+// ML-KEM, against the RFC's example files and files written by OpenSSL 3.5.3, and every
+// malformed input the readers must reject. A missing vector file fails the test.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "hash.hpp"
+#include "keyfile/der.hpp"
+#include "keyfile/keyfile.hpp"
+#include "pqkem.hpp"
+#include "support.hpp"
+
+namespace pqkem {
+namespace {
+
+using keyfile::PrivateKeyForm;
+using test::bytes_equal;
+using test::throws_errc;
+
+constexpr Scheme kMlKem[] = {Scheme::MlKem512, Scheme::MlKem768, Scheme::MlKem1024};
+constexpr PrivateKeyForm kForms[] = {PrivateKeyForm::seed, PrivateKeyForm::expanded, PrivateKeyForm::both};
+
+ByteView view_of(const std::string& s) { return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}; }
+Bytes bytes_of(const std::string& s) { return Bytes(s.begin(), s.end()); }
+std::string string_of(ByteView v) { return std::string(v.begin(), v.end()); }
+
+std::string read_vector(const std::string& relative) { return test::read_file(test::vector_file(relative)); }
+
+/// The seed of every RFC 9935 example: 00 01 02 ... 3f (d = 00..1f, z = 20..3f).
+Bytes rfc_seed() {
+  Bytes seed(64);
+  for (std::size_t i = 0; i < seed.size(); ++i) seed[i] = static_cast<std::uint8_t>(i);
+  return seed;
+}
+
+/// Runs f, expecting pqkem::Error with `code` whose message contains `needle`.
+template <class F>
+::testing::AssertionResult throws_with(F&& f, Errc code, const std::string& needle) {
+  try {
+    f();
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (e.code() != code)
+      return ::testing::AssertionFailure() << "code " << errc_name(e.code()) << " (" << what << "), expected "
+                                           << errc_name(code);
+    if (what.find(needle) == std::string::npos)
+      return ::testing::AssertionFailure() << "message '" << what << "' lacks '" << needle << "'";
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "did not throw (expected '" << needle << "')";
+}
+
+// --- Test-side DER building (independent of der::Writer) ---------------------------------------
+
+Bytes tlv(std::uint8_t tag, const Bytes& content) {
+  Bytes out{tag};
+  const std::size_t n = content.size();
+  if (n < 0x80) {
+    out.push_back(static_cast<std::uint8_t>(n));
+  } else if (n < 0x100) {
+    out.insert(out.end(), {0x81, static_cast<std::uint8_t>(n)});
+  } else {
+    out.insert(out.end(), {0x82, static_cast<std::uint8_t>(n >> 8), static_cast<std::uint8_t>(n)});
+  }
+  out.insert(out.end(), content.begin(), content.end());
+  return out;
+}
+Bytes cat(std::initializer_list<Bytes> parts) {
+  Bytes out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+Bytes oid_bytes(std::uint8_t last) { return {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, last}; }
+Bytes alg_id(std::uint8_t last) { return tlv(0x30, tlv(0x06, oid_bytes(last))); }
+Bytes version(std::uint8_t v) { return tlv(0x02, {v}); }
+Bytes pkcs8(const Bytes& version_field, const Bytes& alg, const Bytes& choice, const Bytes& extra = {}) {
+  return tlv(0x30, cat({version_field, alg, tlv(0x04, choice), extra}));
+}
+Bytes spki(const Bytes& alg, const Bytes& pk, std::uint8_t unused_bits = 0) {
+  Bytes bits{unused_bits};
+  bits.insert(bits.end(), pk.begin(), pk.end());
+  return tlv(0x30, cat({alg, tlv(0x03, bits)}));
+}
+
+struct Fixture {
+  Scheme s = Scheme::MlKem512;
+  Bytes seed = rfc_seed();
+  KeyPair kp = keygen_derand(Scheme::MlKem512, rfc_seed());
+  Bytes dk() const { return Bytes(kp.sk.view().begin(), kp.sk.view().end()); }
+};
+
+// --- DER primitives -----------------------------------------------------------------------------
+
+TEST(Der, HeaderSizesAreMinimal) {
+  EXPECT_EQ(der::header_size(0), 2u);
+  EXPECT_EQ(der::header_size(127), 2u);
+  EXPECT_EQ(der::header_size(128), 3u);
+  EXPECT_EQ(der::header_size(255), 3u);
+  EXPECT_EQ(der::header_size(256), 4u);
+  EXPECT_EQ(der::header_size(65535), 4u);
+  EXPECT_EQ(der::header_size(65536), 5u);
+  for (const std::size_t n : {0u, 1u, 127u, 128u, 255u, 256u, 1000u, 65535u, 65536u}) {
+    Bytes content(n, 0xab);
+    Bytes out(der::tlv_size(n));
+    der::Writer w(out);
+    w.tlv(0x04, content);
+    w.done();
+    der::Reader r(out, "test");
+    const ByteView got = r.expect(0x04, "octets");
+    r.expect_end("octets");
+    EXPECT_TRUE(bytes_equal(got, content)) << n;
+    if (n < 0x10000) EXPECT_TRUE(bytes_equal(out, tlv(0x04, content))) << n;
+  }
+}
+
+TEST(Der, WriterRefusesOverflowAndUnderfill) {
+  Bytes out(3);
+  der::Writer w(out);
+  EXPECT_TRUE(throws_errc([&] { w.tlv(0x04, Bytes(5)); }, Errc::bad_argument));
+  Bytes out2(4);
+  der::Writer w2(out2);
+  w2.tlv(0x04, Bytes(1));
+  EXPECT_TRUE(throws_errc([&] { w2.done(); }, Errc::bad_argument));
+}
+
+TEST(Der, ReaderRejectsNonDer) {
+  const auto read_one = [](const Bytes& in) {
+    der::Reader r(in, "test");
+    r.next();
+    r.expect_end("the element");
+  };
+  EXPECT_NO_THROW(read_one({0x04, 0x01, 0xaa}));
+  EXPECT_NO_THROW(read_one({0x04, 0x00}));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04, 0x80, 0xaa, 0x00, 0x00}); }, Errc::bad_format, "indefinite length"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04, 0x81, 0x01, 0xaa}); }, Errc::bad_format, "non-minimal"));
+  Bytes leading_zero{0x04, 0x82, 0x00, 0x80};
+  leading_zero.resize(4 + 0x80, 0);
+  EXPECT_TRUE(throws_with([&] { read_one(leading_zero); }, Errc::bad_format, "non-minimal"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04, 0xff}); }, Errc::bad_format, "reserved"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04, 0x85, 1, 0, 0, 0, 0}); }, Errc::bad_format, "length field too long"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04, 0x03, 0xaa}); }, Errc::bad_format, "truncated"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04, 0x82, 0x01}); }, Errc::bad_format, "truncated"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04}); }, Errc::bad_format, "truncated"));
+  EXPECT_TRUE(throws_with([&] { read_one({}); }, Errc::bad_format, "end of data"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x1f, 0x81, 0x01, 0x00}); }, Errc::bad_format, "multi-byte"));
+  EXPECT_TRUE(throws_with([&] { read_one({0x04, 0x01, 0xaa, 0x00}); }, Errc::bad_format, "trailing data"));
+  const Bytes integer{0x02, 0x01, 0x00};
+  der::Reader r(integer, "test");
+  EXPECT_TRUE(throws_with([&] { r.expect(0x04, "field"); }, Errc::bad_format, "field: expected tag 0x04, found 0x02"));
+}
+
+TEST(Der, OidToString) {
+  EXPECT_EQ(der::oid_to_string(oid_bytes(2)), "2.16.840.1.101.3.4.4.2");
+  EXPECT_EQ(der::oid_to_string(Bytes{0x2b, 0x65, 0x70}), "1.3.101.112");
+  EXPECT_EQ(der::oid_to_string(Bytes{0x2a, 0x86}), "(malformed)");
+  EXPECT_EQ(der::oid_to_string(Bytes{0x2a, 0x80, 0x01}), "(malformed)");
+  EXPECT_EQ(der::oid_to_string(Bytes{}), "(malformed)");
+}
+
+// --- The RFC 9935 example files --------------------------------------------------------------
+
+struct RfcCase {
+  const char* name;  // "ML-KEM-512"
+  Scheme scheme;
+};
+constexpr RfcCase kRfcCases[] = {{"ML-KEM-512", Scheme::MlKem512}, {"ML-KEM-768", Scheme::MlKem768}};
+
+TEST(Rfc9935, PrivateKeysReadInEveryForm) {
+  for (const auto& c : kRfcCases) {
+    const auto want = keygen_derand(c.scheme, rfc_seed());
+    for (const auto form : kForms) {
+      const std::string file = std::string("formats/rfc9935/") + c.name + "-" + std::string(keyfile::form_name(form)) + ".priv";
+      SCOPED_TRACE(file);
+      const auto pem = keyfile::pem_decode(view_of(read_vector(file)));
+      EXPECT_EQ(pem.label, "PRIVATE KEY");
+      EXPECT_EQ(keyfile::der_kind(pem.der), keyfile::DerKind::pkcs8);
+      const auto key = keyfile::decode_pkcs8(pem.der);
+      EXPECT_EQ(key.scheme, c.scheme);
+      EXPECT_EQ(key.form, form);
+      EXPECT_TRUE(bytes_equal(key.dk, want.sk));
+      EXPECT_TRUE(bytes_equal(key.pk, want.pk));
+      if (form == PrivateKeyForm::expanded) {
+        EXPECT_TRUE(key.seed.empty());
+      } else {
+        EXPECT_TRUE(bytes_equal(key.seed, rfc_seed()));
+      }
+    }
+  }
+}
+
+TEST(Rfc9935, PublicKeysRead) {
+  for (const auto& c : kRfcCases) {
+    SCOPED_TRACE(c.name);
+    const auto pem = keyfile::pem_decode(view_of(read_vector(std::string("formats/rfc9935/") + c.name + ".pub")));
+    EXPECT_EQ(pem.label, "PUBLIC KEY");
+    EXPECT_EQ(keyfile::der_kind(pem.der), keyfile::DerKind::spki);
+    const auto pub = keyfile::decode_spki(pem.der);
+    EXPECT_EQ(pub.scheme, c.scheme);
+    EXPECT_TRUE(bytes_equal(pub.pk, keygen_derand(c.scheme, rfc_seed()).pk));
+  }
+}
+
+TEST(Rfc9935, WritingReproducesTheFilesByteForByte) {
+  for (const auto& c : kRfcCases) {
+    const auto key = keyfile::private_key_from_seed(c.scheme, rfc_seed());
+    for (const auto form : kForms) {
+      const std::string file = std::string("formats/rfc9935/") + c.name + "-" + std::string(keyfile::form_name(form)) + ".priv";
+      SCOPED_TRACE(file);
+      const auto pem = keyfile::pem_encode(keyfile::kPemPrivateKey, keyfile::encode_pkcs8(key, form));
+      EXPECT_EQ(string_of(pem), read_vector(file));
+    }
+    const std::string pub = std::string("formats/rfc9935/") + c.name + ".pub";
+    SCOPED_TRACE(pub);
+    EXPECT_EQ(string_of(keyfile::pem_encode(keyfile::kPemPublicKey, keyfile::encode_spki(c.scheme, key.pk))),
+              read_vector(pub));
+  }
+}
+
+TEST(Rfc9935, BadExamplesAreRejected) {
+  const auto pem1 = keyfile::pem_decode(view_of(read_vector("formats/rfc9935/bad-ML-KEM-512-1.priv")));
+  EXPECT_TRUE(throws_with([&] { keyfile::decode_pkcs8(pem1.der); }, Errc::invalid_decaps_key,
+                          "the seed and the expanded key disagree"));
+  const auto pem2 = keyfile::pem_decode(view_of(read_vector("formats/rfc9935/bad-ML-KEM-512-2.priv")));
+  EXPECT_TRUE(throws_with([&] { keyfile::decode_pkcs8(pem2.der); }, Errc::invalid_decaps_key, "pairwise consistency"));
+}
+
+// --- Files written by OpenSSL 3.5.3 ----------------------------------------------------------
+
+TEST(OpenSsl353, MlKem768EveryFormPemAndDer) {
+  const std::string dir = "formats/openssl-3.5.3/";
+  const auto pub = keyfile::decode_spki(bytes_of(read_vector(dir + "mlkem768-pub.der")));
+  EXPECT_EQ(pub.scheme, Scheme::MlKem768);
+  const auto pub_pem = keyfile::pem_decode(view_of(read_vector(dir + "mlkem768-pub.pem")));
+  EXPECT_EQ(pub_pem.label, "PUBLIC KEY");
+  EXPECT_TRUE(bytes_equal(keyfile::decode_spki(pub_pem.der).pk, pub.pk));
+  EXPECT_TRUE(bytes_equal(keyfile::encode_spki(Scheme::MlKem768, pub.pk), bytes_of(read_vector(dir + "mlkem768-pub.der"))));
+  EXPECT_EQ(string_of(keyfile::pem_encode(keyfile::kPemPublicKey, keyfile::encode_spki(Scheme::MlKem768, pub.pk))),
+            read_vector(dir + "mlkem768-pub.pem"));
+
+  const auto seeded = keyfile::decode_pkcs8(bytes_of(read_vector(dir + "mlkem768-seed.der")));
+  ASSERT_EQ(seeded.seed.size(), 64u);
+  const auto want = keygen_derand(Scheme::MlKem768, seeded.seed);
+  EXPECT_TRUE(bytes_equal(want.pk, pub.pk));
+  for (const auto form : kForms) {
+    const std::string base = dir + "mlkem768-" + std::string(keyfile::form_name(form));
+    SCOPED_TRACE(base);
+    const std::string der_file = read_vector(base + ".der");
+    const auto from_der = keyfile::decode_pkcs8(bytes_of(der_file));
+    const auto pem = keyfile::pem_decode(view_of(read_vector(base + ".pem")));
+    EXPECT_EQ(pem.label, "PRIVATE KEY");
+    EXPECT_TRUE(bytes_equal(pem.der, bytes_of(der_file)));
+    const auto from_pem = keyfile::decode_pkcs8(pem.der);
+    for (const auto* key : {&from_der, &from_pem}) {
+      EXPECT_EQ(key->scheme, Scheme::MlKem768);
+      EXPECT_EQ(key->form, form);
+      EXPECT_TRUE(bytes_equal(key->dk, want.sk));
+      EXPECT_TRUE(bytes_equal(key->pk, pub.pk));
+    }
+    // pqkem writes what OpenSSL wrote.
+    EXPECT_TRUE(bytes_equal(keyfile::encode_pkcs8(seeded, form), bytes_of(der_file)));
+    EXPECT_EQ(string_of(keyfile::pem_encode(keyfile::kPemPrivateKey, keyfile::encode_pkcs8(seeded, form))),
+              read_vector(base + ".pem"));
+  }
+}
+
+TEST(OpenSsl353, MlKem512SeedAndPublicDer) {
+  const std::string dir = "formats/openssl-3.5.3/";
+  const auto key = keyfile::decode_pkcs8(bytes_of(read_vector(dir + "mlkem512-seed.der")));
+  EXPECT_EQ(key.scheme, Scheme::MlKem512);
+  EXPECT_EQ(key.form, PrivateKeyForm::seed);
+  const auto want = keygen_derand(Scheme::MlKem512, key.seed);
+  EXPECT_TRUE(bytes_equal(key.dk, want.sk));
+  const auto pub = keyfile::decode_spki(bytes_of(read_vector(dir + "mlkem512-pub.der")));
+  EXPECT_EQ(pub.scheme, Scheme::MlKem512);
+  EXPECT_TRUE(bytes_equal(pub.pk, want.pk));
+  EXPECT_TRUE(bytes_equal(keyfile::encode_pkcs8(key, PrivateKeyForm::seed), bytes_of(read_vector(dir + "mlkem512-seed.der"))));
+}
+
+// --- Round trips ----------------------------------------------------------------------------
+
+TEST(RoundTrip, EverySchemeEveryFormDerAndPem) {
+  for (const auto s : kMlKem) {
+    SCOPED_TRACE(std::string(scheme_info(s).name));
+    Bytes seed(64);
+    for (std::size_t i = 0; i < seed.size(); ++i) seed[i] = static_cast<std::uint8_t>(0xa5 ^ (7 * i));
+    const auto key = keyfile::private_key_from_seed(s, seed);
+    for (const auto form : kForms) {
+      const auto der = keyfile::encode_pkcs8(key, form);
+      const auto back = keyfile::decode_pkcs8(der);
+      EXPECT_EQ(back.form, form);
+      EXPECT_TRUE(bytes_equal(back.dk, key.dk));
+      EXPECT_TRUE(bytes_equal(back.pk, key.pk));
+      const auto pem = keyfile::pem_decode(keyfile::pem_encode(keyfile::kPemPrivateKey, der));
+      EXPECT_TRUE(bytes_equal(pem.der, der));
+    }
+    const auto spki_der = keyfile::encode_spki(s, key.pk);
+    EXPECT_TRUE(bytes_equal(keyfile::decode_spki(spki_der).pk, key.pk));
+    // Expanded-only keys can be written expanded, but not as seed or both.
+    const auto expanded = keyfile::private_key_from_expanded(s, key.dk);
+    EXPECT_TRUE(expanded.seed.empty());
+    EXPECT_TRUE(bytes_equal(keyfile::decode_pkcs8(keyfile::encode_pkcs8(expanded, PrivateKeyForm::expanded)).dk, key.dk));
+    EXPECT_TRUE(throws_with([&] { keyfile::encode_pkcs8(expanded, PrivateKeyForm::seed); }, Errc::bad_argument,
+                            "seed of this key is not known"));
+    EXPECT_TRUE(throws_errc([&] { keyfile::encode_pkcs8(expanded, PrivateKeyForm::both); }, Errc::bad_argument));
+  }
+}
+
+TEST(RoundTrip, PemLineWrapping) {
+  for (std::size_t n = 0; n <= 100; ++n) {
+    Bytes der(n);
+    for (std::size_t i = 0; i < n; ++i) der[i] = static_cast<std::uint8_t>(i * 37 + n);
+    const std::string pem = string_of(keyfile::pem_encode("X", der));
+    // Lines of at most 64 characters, all but the last exactly 64.
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < pem.size(); ++i)
+      if (pem[i] == '\n') {
+        lines.push_back(pem.substr(start, i - start));
+        start = i + 1;
+      }
+    ASSERT_EQ(start, pem.size());
+    ASSERT_GE(lines.size(), 2u);
+    EXPECT_EQ(lines.front(), "-----BEGIN X-----");
+    EXPECT_EQ(lines.back(), "-----END X-----");
+    for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+      EXPECT_LE(lines[i].size(), 64u);
+      if (i + 2 < lines.size()) EXPECT_EQ(lines[i].size(), 64u);
+    }
+    if (n == 0) {
+      EXPECT_TRUE(throws_with([&] { keyfile::pem_decode(view_of(pem)); }, Errc::bad_format, "no data"));
+    } else {
+      EXPECT_TRUE(bytes_equal(keyfile::pem_decode(view_of(pem)).der, der)) << n;
+    }
+  }
+}
+
+// --- PEM rejections -------------------------------------------------------------------------
+
+TEST(Pem, LenientWhitespaceStrictContent) {
+  const std::string good = "-----BEGIN PUBLIC KEY-----\nAAEC\n-----END PUBLIC KEY-----\n";
+  EXPECT_TRUE(bytes_equal(keyfile::pem_decode(view_of(good)).der, Bytes{0, 1, 2}));
+  EXPECT_TRUE(keyfile::looks_like_pem(view_of("\n  " + good)));
+  EXPECT_FALSE(keyfile::looks_like_pem(view_of("MIIB")));
+  // CRLF line ends, surrounding whitespace, no final newline, short lines.
+  EXPECT_NO_THROW(keyfile::pem_decode(view_of("\r\n \t-----BEGIN PUBLIC KEY-----\r\nAA\r\nEC\r\n-----END PUBLIC KEY-----")));
+  EXPECT_NO_THROW(keyfile::pem_decode(view_of(good + "\n\n  ")));
+  EXPECT_TRUE(bytes_equal(keyfile::pem_decode(view_of("-----BEGIN A-----\nAA==\n-----END A-----\n")).der, Bytes{0}));
+  EXPECT_TRUE(bytes_equal(keyfile::pem_decode(view_of("-----BEGIN A-----\nAAA=\n-----END A-----\n")).der, Bytes{0, 0}));
+
+  const auto bad = [](const std::string& text, const std::string& needle) {
+    return throws_with([&] { keyfile::pem_decode(view_of(text)); }, Errc::bad_format, needle);
+  };
+  EXPECT_TRUE(bad("-----BEGIN PUBLIC KEY-----\nAAEC\n-----END PRIVATE KEY-----\n", "does not match"));
+  EXPECT_TRUE(bad("-----BEGIN PUBLIC KEY-----\nAAEC\n", "no '-----END PUBLIC KEY-----' line"));
+  EXPECT_TRUE(bad(good + "junk\n", "data after the END line"));
+  EXPECT_TRUE(bad(good + good, "data after the END line"));
+  EXPECT_TRUE(bad("junk\n" + good, "no '-----BEGIN ' line"));
+  EXPECT_TRUE(bad("-----BEGIN PUBLIC KEY\nAAEC\n-----END PUBLIC KEY-----\n", "malformed BEGIN line"));
+  EXPECT_TRUE(bad("-----BEGIN -----\nAAEC\n-----END -----\n", "malformed BEGIN line"));
+  EXPECT_TRUE(bad("-----BEGIN PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nAAEC\n-----END PRIVATE KEY-----\n",
+                  "headers are not supported"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\nAA*C\n-----END A-----\n", "invalid character"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\nAA EC\n-----END A-----\n", "invalid character"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\nAAE\n-----END A-----\n", "multiple of 4"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\nAA==AAEC\n-----END A-----\n", "padding in the middle"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\nA=EC\n-----END A-----\n", "padding in the middle"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\nAB==\n-----END A-----\n", "non-zero padding bits"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\nAAB=\n-----END A-----\n", "non-zero padding bits"));
+  EXPECT_TRUE(bad("-----BEGIN A-----\n-----END A-----\n", "no data"));
+}
+
+// --- SubjectPublicKeyInfo rejections ------------------------------------------------------------
+
+TEST(Spki, Rejections) {
+  const Fixture f;
+  const Bytes good = spki(alg_id(1), f.kp.pk);
+  ASSERT_TRUE(bytes_equal(keyfile::encode_spki(f.s, f.kp.pk), good));
+  EXPECT_NO_THROW(keyfile::decode_spki(good));
+  const auto bad = [](const Bytes& der, Errc code, const std::string& needle) {
+    return throws_with([&] { keyfile::decode_spki(der); }, code, needle);
+  };
+  Bytes trailing = good;
+  trailing.push_back(0);
+  EXPECT_TRUE(bad(trailing, Errc::bad_format, "trailing data after the SubjectPublicKeyInfo"));
+  EXPECT_TRUE(bad(tlv(0x30, cat({alg_id(1), tlv(0x03, cat({Bytes{0}, f.kp.pk})), Bytes{0x05, 0x00}})),
+                  Errc::bad_format, "trailing data after the subjectPublicKey"));
+  EXPECT_TRUE(bad(spki(alg_id(2), f.kp.pk), Errc::bad_format, "ML-KEM-768 public key has 800 bytes; it must have 1184"));
+  EXPECT_TRUE(bad(spki(alg_id(4), f.kp.pk), Errc::bad_format, "algorithm 2.16.840.1.101.3.4.4.4 is not ML-KEM"));
+  EXPECT_TRUE(bad(spki(tlv(0x30, tlv(0x06, {0x2b, 0x65, 0x6e})), f.kp.pk), Errc::bad_format, "1.3.101.110 is not ML-KEM"));
+  EXPECT_TRUE(bad(spki(tlv(0x30, cat({tlv(0x06, oid_bytes(1)), Bytes{0x05, 0x00}})), f.kp.pk), Errc::bad_format,
+                  "has parameters"));
+  EXPECT_TRUE(bad(spki(alg_id(1), f.kp.pk, 1), Errc::bad_format, "0 unused bits"));
+  EXPECT_TRUE(bad(spki(alg_id(1), Bytes(f.kp.pk.begin(), f.kp.pk.end() - 1)), Errc::bad_format,
+                  "public key has 799 bytes"));
+  Bytes unreduced = f.kp.pk;
+  unreduced[0] = 0xff;
+  unreduced[1] |= 0x0f;  // first 12-bit coefficient 0xfff >= q
+  EXPECT_TRUE(bad(spki(alg_id(1), unreduced), Errc::invalid_encaps_key, "modulo q"));
+  // Indefinite and non-minimal outer lengths.
+  Bytes indefinite{0x30, 0x80};
+  indefinite.insert(indefinite.end(), good.begin() + 4, good.end());
+  indefinite.insert(indefinite.end(), {0x00, 0x00});
+  EXPECT_TRUE(bad(indefinite, Errc::bad_format, "indefinite length"));
+  ASSERT_EQ(good[1], 0x82);
+  Bytes long_len{0x30, 0x83, 0x00, good[2], good[3]};
+  long_len.insert(long_len.end(), good.begin() + 4, good.end());
+  EXPECT_TRUE(bad(long_len, Errc::bad_format, "non-minimal"));
+  EXPECT_TRUE(bad(Bytes(good.begin(), good.end() - 1), Errc::bad_format, "truncated"));
+  EXPECT_TRUE(bad(tlv(0x31, Bytes(good.begin() + 4, good.end())), Errc::bad_format, "expected tag 0x30, found 0x31"));
+  // A PKCS#8 key is not an SPKI.
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, f.seed)), Errc::bad_format, "AlgorithmIdentifier"));
+}
+
+// --- PKCS#8 rejections ------------------------------------------------------------------------
+
+TEST(Pkcs8, StructureRejections) {
+  const Fixture f;
+  const Bytes seed_choice = tlv(0x80, f.seed);
+  const Bytes good = pkcs8(version(0), alg_id(1), seed_choice);
+  ASSERT_TRUE(bytes_equal(keyfile::encode_pkcs8(keyfile::private_key_from_seed(f.s, f.seed), PrivateKeyForm::seed), good));
+  EXPECT_NO_THROW(keyfile::decode_pkcs8(good));
+  const auto bad = [](const Bytes& der, const std::string& needle) {
+    return throws_with([&] { keyfile::decode_pkcs8(der); }, Errc::bad_format, needle);
+  };
+  Bytes trailing = good;
+  trailing.push_back(0x00);
+  EXPECT_TRUE(bad(trailing, "1 bytes of trailing data after the PKCS#8 structure"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), cat({seed_choice, Bytes{0x00}})), "trailing data after the private key"));
+  EXPECT_TRUE(bad(pkcs8(version(2), alg_id(1), seed_choice), "unsupported version"));
+  EXPECT_TRUE(bad(pkcs8(tlv(0x02, {0x00, 0x00}), alg_id(1), seed_choice), "unsupported version"));
+  EXPECT_TRUE(bad(pkcs8(alg_id(1), alg_id(1), seed_choice), "version: expected tag 0x02"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(9), seed_choice), "2.16.840.1.101.3.4.4.9 is not ML-KEM"));
+  EXPECT_TRUE(bad(pkcs8(version(0), tlv(0x30, cat({tlv(0x06, oid_bytes(1)), Bytes{0x05, 0x00}})), seed_choice),
+                  "has parameters"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), seed_choice, tlv(0xa0, {})), "attributes are not supported"));
+  Bytes pub_bits{0};
+  pub_bits.insert(pub_bits.end(), f.kp.pk.begin(), f.kp.pk.end());
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), seed_choice, tlv(0x81, pub_bits)), "publicKey field needs version 1"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), seed_choice, Bytes{0x05, 0x00}), "trailing data after the privateKey"));
+  // Version 1 with a matching public key is accepted; a mismatching one is not.
+  EXPECT_NO_THROW(keyfile::decode_pkcs8(pkcs8(version(1), alg_id(1), seed_choice, tlv(0x81, pub_bits))));
+  pub_bits[10] ^= 1;
+  EXPECT_TRUE(bad(pkcs8(version(1), alg_id(1), seed_choice, tlv(0x81, pub_bits)), "does not match the private key"));
+  // Private key CHOICE: decided by tag, lengths exact.
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x81, f.seed)), "tag 0x81 is not an ML-KEM private key form"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0xa0, f.seed)), "tag 0xa0 is not an ML-KEM private key form"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, Bytes(f.seed.begin(), f.seed.end() - 1))),
+                  "ML-KEM-512 seed has 63 bytes; it must have 64"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, cat({f.seed, Bytes{0}}))), "seed has 65 bytes"));
+  // A 64-byte expandedKey is not a seed (the tag decides, not the length).
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, f.seed)), "expandedKey has 64 bytes; it must have 1632"));
+  // An ML-KEM-512 key labelled ML-KEM-768.
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(2), tlv(0x04, f.dk())), "ML-KEM-768 expandedKey has 1632 bytes"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, tlv(0x04, f.seed))), "missing expandedKey"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x80, f.seed), tlv(0x04, f.dk())}))),
+                  "seed: expected tag 0x04, found 0x80"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, f.dk()), Bytes{0x05, 0x00}}))),
+                  "trailing data after the expandedKey"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, Bytes(32)), tlv(0x04, f.dk())}))),
+                  "seed has 32 bytes"));
+  // Indefinite length inside the privateKey OCTET STRING.
+  Bytes indefinite_choice{0x80, 0x80};
+  indefinite_choice.insert(indefinite_choice.end(), f.seed.begin(), f.seed.end());
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), indefinite_choice), "indefinite length"));
+  // Non-minimal length of the seed.
+  Bytes long_seed{0x80, 0x81, 0x40};
+  long_seed.insert(long_seed.end(), f.seed.begin(), f.seed.end());
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), long_seed), "non-minimal"));
+}
+
+TEST(Pkcs8, KeyMaterialRejections) {
+  const Fixture f;
+  const Bytes dk = f.dk();
+  const auto info = scheme_info(f.s);
+  EXPECT_NO_THROW(keyfile::decode_pkcs8(pkcs8(version(0), alg_id(1), tlv(0x04, dk))));
+  const auto bad = [](const Bytes& der, Errc code, const std::string& needle) {
+    return throws_with([&] { keyfile::decode_pkcs8(der); }, code, needle);
+  };
+  // H(ek) stored in dk does not match ek.
+  Bytes bad_hash = dk;
+  bad_hash[info.sk_bytes - 64] ^= 1;
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, bad_hash)), Errc::invalid_decaps_key, "H(ek)"));
+  // Embedded ek changed (H(ek) then no longer matches).
+  const std::size_t ek_at = 384 * 2;
+  Bytes bad_ek = dk;
+  bad_ek[ek_at + 5] ^= 0x10;
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, bad_ek)), Errc::invalid_decaps_key, "H(ek)"));
+  // Embedded ek with an unreduced coefficient and a recomputed H(ek): the modulus check.
+  Bytes unreduced = dk;
+  unreduced[ek_at] = 0xff;
+  unreduced[ek_at + 1] |= 0x0f;
+  std::array<std::uint8_t, 32> h{};
+  hash::sha3_256(h, {ByteView(unreduced).subspan(ek_at, info.pk_bytes)});
+  std::copy(h.begin(), h.end(), unreduced.begin() + static_cast<std::ptrdiff_t>(ek_at + info.pk_bytes));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, unreduced)), Errc::invalid_decaps_key,
+                  "invalid encapsulation key"));
+  // Secret part s changed, ek and H(ek) intact: only the pairwise check sees it.
+  Bytes bad_s = dk;
+  bad_s[3] ^= 0x01;
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, bad_s)), Errc::invalid_decaps_key, "pairwise consistency"));
+  // 'both' whose expanded key belongs to another seed.
+  Bytes other_seed = f.seed;
+  other_seed[0] ^= 0x80;
+  const auto other = keygen_derand(f.s, other_seed);
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1),
+                        tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, Bytes(other.sk.view().begin(), other.sk.view().end()))}))),
+                  Errc::invalid_decaps_key, "disagree"));
+  EXPECT_NO_THROW(keyfile::decode_pkcs8(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, dk)})))));
+}
+
+// --- Schemes without an OID, helpers ----------------------------------------------------------
+
+TEST(KeyFile, NtruHasNoKeyFiles) {
+  for (const auto& info : all_schemes()) {
+    const bool mlkem = info.family == "ML-KEM";
+    EXPECT_EQ(keyfile::has_key_files(info.scheme), mlkem) << info.name;
+    if (mlkem) continue;
+    const auto kp = keygen(info.scheme);
+    EXPECT_TRUE(throws_with([&] { keyfile::encode_spki(info.scheme, kp.pk); }, Errc::bad_argument, "has no standard OID"));
+    keyfile::PrivateKey key;
+    key.scheme = info.scheme;
+    key.dk = kp.sk.clone();
+    key.pk = kp.pk;
+    EXPECT_TRUE(throws_with([&] { keyfile::encode_pkcs8(key, PrivateKeyForm::expanded); }, Errc::bad_argument,
+                            "has no standard OID"));
+  }
+  EXPECT_EQ(keyfile::oid_text(Scheme::MlKem1024), "2.16.840.1.101.3.4.4.3");
+}
+
+TEST(KeyFile, FormNamesAndDerKind) {
+  for (const auto form : kForms) EXPECT_EQ(keyfile::parse_form(keyfile::form_name(form)), form);
+  EXPECT_FALSE(keyfile::parse_form("Seed").has_value());
+  EXPECT_FALSE(keyfile::der_kind(Bytes{0x30, 0x03, 0x04, 0x01, 0x00}).has_value());
+  EXPECT_FALSE(keyfile::der_kind(Bytes{0x30, 0x03, 0x02, 0x01}).has_value());
+  EXPECT_FALSE(keyfile::der_kind(Bytes{0x30, 0x03, 0x02, 0x01, 0x00, 0x00}).has_value());
+  EXPECT_EQ(keyfile::der_kind(Bytes{0x30, 0x03, 0x02, 0x01, 0x00}), keyfile::DerKind::pkcs8);
+  EXPECT_EQ(keyfile::der_kind(Bytes{0x30, 0x02, 0x30, 0x00}), keyfile::DerKind::spki);
+  EXPECT_TRUE(keyfile::starts_like_der(Bytes{0x30, 0x00}));
+  EXPECT_FALSE(keyfile::starts_like_der(Bytes{0x31, 0x00}));
+}
+
+TEST(KeyFile, Sha256) {
+  EXPECT_EQ(test::hex_encode(keyfile::sha256(view_of("abc"))),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+}  // namespace
+}  // namespace pqkem
