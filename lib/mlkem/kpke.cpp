@@ -1,12 +1,10 @@
 #include "mlkem/kpke.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 #include "ct.hpp"
-#include "hash.hpp"
-#include "mlkem/encoding.hpp"
-#include "mlkem/ntt.hpp"
-#include "mlkem/sampling.hpp"
+#include "mlkem/backend.hpp"
 #include "secret.hpp"
 
 namespace pqkem::mlkem {
@@ -27,148 +25,160 @@ private:
   std::tuple<T&...> m_objects;
 };
 
-/// Row `row` of A^ (transposed = false: A^[row][j] = SampleNTT(rho || j || row)) or of
-/// A^T (transposed = true: A^T[row][j] = A^[j][row] = SampleNTT(rho || row || j)).
-template <int K>
-NttPolyVec<K> matrix_row(std::span<const std::uint8_t, 32> rho, int row, bool transposed) {
-  NttPolyVec<K> a;
-  for (int j = 0; j < K; ++j) {
-    const auto r = static_cast<std::uint8_t>(row), c = static_cast<std::uint8_t>(j);
-    a[j] = transposed ? sample_ntt(rho, r, c) : sample_ntt(rho, c, r);
+template <int K> using NttMatrix = std::array<NttPolyVec<K>, K>;
+
+/// A^ (transposed = false: A^[i][j] = SampleNTT(rho || j || i)) or A^T (transposed = true:
+/// A^T[i][j] = A^[j][i] = SampleNTT(rho || i || j)), four entries per call of the backend's
+/// 4-way sampler. Public data (rho is part of ek).
+template <int K, class B>
+void sample_matrix(NttMatrix<K>& a, std::span<const std::uint8_t, 32> rho, bool transposed) {
+  NttPoly* out[4] = {};
+  std::uint8_t xy[4][2] = {};
+  int n = 0;
+  for (int i = 0; i < K; ++i) {
+    for (int j = 0; j < K; ++j) {
+      out[n] = &a[i][j];
+      xy[n][0] = static_cast<std::uint8_t>(transposed ? i : j);
+      xy[n][1] = static_cast<std::uint8_t>(transposed ? j : i);
+      if (++n == 4) {
+        B::sample_ntt_x4(out, rho, xy, 4);
+        n = 0;
+      }
+    }
   }
-  return a;
+  if (n > 0) B::sample_ntt_x4(out, rho, xy, n);
 }
 
-/// sum_j a_j * b_j in T_q (times R^-1), Barrett-reduced. |a_j|, |b_j| < q; K <= 4 keeps
-/// the running sum below 8q before the reduction. Out: |r_i| <= (q-1)/2.
-template <int K>
-NttPoly inner_product(const NttPolyVec<K>& a, const NttPolyVec<K>& b) noexcept {
-  static_assert(K <= 4);
-  NttPoly r;
-  for (int j = 0; j < K; ++j) multiply_ntts_acc(r, a[j], b[j]);
-  reduce(r);
-  return r;
+/// polys[i] = SamplePolyCBD_eta(PRF_eta(seed, first_nonce + i)) for i < count, four at a time.
+template <int Eta, class B>
+void sample_noise_vec(Poly* polys, int count, std::span<const std::uint8_t, 32> seed, int first_nonce) {
+  for (int i = 0; i < count; i += 4) {
+    const int n = std::min(4, count - i);
+    Poly* out[4] = {};
+    std::uint8_t nonce[4] = {};
+    for (int j = 0; j < n; ++j) {
+      out[j] = &polys[i + j];
+      nonce[j] = static_cast<std::uint8_t>(first_nonce + i + j);
+    }
+    B::template sample_noise_x4<Eta>(out, seed, nonce, n);
+  }
 }
 
 }  // namespace
 
-template <class P>
+template <class P, class B>
 void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
                  std::span<std::uint8_t, P::dk_pke_bytes> dk_pke) {
   constexpr int K = P::k;
   // (rho, sigma) <- G(d || k)
   Secret<64> rho_sigma;
   const std::uint8_t k_byte[1] = {static_cast<std::uint8_t>(K)};
-  hash::sha3_512(rho_sigma.span(), {d, k_byte});
+  B::sha3_512(rho_sigma.span(), d, k_byte);
   const auto rho = std::span<const std::uint8_t, 32>(rho_sigma.bytes, 32);
   const auto sigma = std::span<const std::uint8_t, 32>(rho_sigma.bytes + 32, 32);
   ct::declassify(rho.data(), rho.size());  // rho becomes part of the public key
 
+  // s (nonces 0..K-1) and e (K..2K-1), both eta1.
+  std::array<Poly, 2 * K> noise;
   NttPolyVec<K> s_hat, e_hat;
-  WipeOnExit wipe(s_hat, e_hat);
+  WipeOnExit wipe(noise, s_hat, e_hat);
+  sample_noise_vec<P::eta1, B>(noise.data(), 2 * K, sigma, 0);
   for (int i = 0; i < K; ++i) {
-    Poly s = sample_noise<P::eta1>(sigma, static_cast<std::uint8_t>(i));
-    s_hat[i] = ntt(s);
-    secure_wipe(&s, sizeof s);
-  }
-  for (int i = 0; i < K; ++i) {
-    Poly e = sample_noise<P::eta1>(sigma, static_cast<std::uint8_t>(K + i));
-    e_hat[i] = ntt(e);
-    secure_wipe(&e, sizeof e);
+    s_hat[i] = B::ntt(noise[i]);
+    e_hat[i] = B::ntt(noise[K + i]);
   }
 
-  // t^ = A^ o s^ + e^. multiply_ntts leaves a factor R^-1, which to_mont cancels.
+  // t^ = A^ o s^ + e^. The inner product leaves a factor R^-1, which the to_mont step cancels.
+  NttMatrix<K> a;
+  sample_matrix<K, B>(a, rho, false);
   for (int i = 0; i < K; ++i) {
-    const NttPolyVec<K> a_row = matrix_row<K>(rho, i, false);
-    NttPoly t = inner_product<K>(a_row, s_hat);
-    to_mont(t);          // |t_i| < q
-    add_to(t, e_hat[i]); // < q + (q-1)/2
-    reduce(t);
-    encode_ntt_poly(t, ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
+    NttPoly t;
+    B::inner_product(t, a[i].data(), s_hat.data(), K);  // |t_i| <= (q-1)/2
+    B::tomont_add_reduce(t, e_hat[i]);
+    B::encode12(t, ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
   }
   std::copy(rho.begin(), rho.end(), ek.begin() + kPolyBytes * K);
-  for (int i = 0; i < K; ++i)
-    encode_ntt_poly(s_hat[i], dk_pke.subspan(kPolyBytes * i).template first<kPolyBytes>());
+  for (int i = 0; i < K; ++i) B::encode12(s_hat[i], dk_pke.subspan(kPolyBytes * i).template first<kPolyBytes>());
 }
 
-template <class P>
+template <class P, class B>
 void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
                   std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c) {
   constexpr int K = P::k;
   NttPolyVec<K> t_hat;
-  for (int i = 0; i < K; ++i)
-    t_hat[i] = decode_ntt_poly(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
+  for (int i = 0; i < K; ++i) t_hat[i] = B::decode12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
   const auto rho = ek.subspan(kPolyBytes * K).template first<32>();
 
+  // y (nonces 0..K-1, eta1), e1 (K..2K-1, eta2), e2 (2K, eta2).
+  std::array<Poly, 2 * K + 1> noise;
   NttPolyVec<K> y_hat;
-  PolyVec<K> e1;
-  Poly e2, mu, v;
-  WipeOnExit wipe(y_hat, e1, e2, mu, v);
-  for (int i = 0; i < K; ++i) {
-    Poly y = sample_noise<P::eta1>(r, static_cast<std::uint8_t>(i));
-    y_hat[i] = ntt(y);
-    secure_wipe(&y, sizeof y);
+  Poly mu, v, u;
+  NttPoly w;
+  WipeOnExit wipe(noise, y_hat, mu, v, u, w);
+  if constexpr (P::eta1 == P::eta2) {
+    sample_noise_vec<P::eta1, B>(noise.data(), 2 * K + 1, r, 0);
+  } else {
+    sample_noise_vec<P::eta1, B>(noise.data(), K, r, 0);
+    sample_noise_vec<P::eta2, B>(noise.data() + K, K + 1, r, K);
   }
-  for (int i = 0; i < K; ++i) e1[i] = sample_noise<P::eta2>(r, static_cast<std::uint8_t>(K + i));
-  e2 = sample_noise<P::eta2>(r, static_cast<std::uint8_t>(2 * K));
+  for (int i = 0; i < K; ++i) y_hat[i] = B::ntt(noise[i]);
 
   // u = NTT^-1(A^T o y^) + e1, then c1 = ByteEncode_du(Compress_du(u)).
+  NttMatrix<K> at;
+  sample_matrix<K, B>(at, rho, true);
   for (int i = 0; i < K; ++i) {
-    const NttPolyVec<K> a_row = matrix_row<K>(rho, i, true);
-    Poly u = inverse_ntt(inner_product<K>(a_row, y_hat));  // |u_i| < q
-    add_to(u, e1[i]);                                        // < q + eta2
-    reduce(u);
-    Coeffs cu = compress_poly<P::du>(u);
-    byte_encode<P::du>(cu, c.subspan(32 * P::du * i).template first<32 * P::du>());
-    secure_wipe(&u, sizeof u);
-    secure_wipe(&cu, sizeof cu);
+    B::inner_product(w, at[i].data(), y_hat.data(), K);
+    u = B::inverse_ntt(w);                    // |u_i| < q
+    B::add_reduce(u, noise[K + i], nullptr);  // q + eta2, reduced
+    B::template compress_encode<P::du>(u, c.subspan(32 * P::du * i).template first<32 * P::du>());
   }
 
   // v = NTT^-1(t^T o y^) + e2 + Decompress_1(ByteDecode_1(m)).
-  mu = decompress_poly<1>(byte_decode<1>(m));
-  v = inverse_ntt(inner_product<K>(t_hat, y_hat));  // |v_i| < q
-  add_to(v, e2);                                     // < q + eta2
-  add_to(v, mu);                                     // < 2q + eta2
-  reduce(v);
-  Coeffs cv = compress_poly<P::dv>(v);
-  byte_encode<P::dv>(cv, c.subspan(P::c1_bytes).template first<P::c2_bytes>());
-  secure_wipe(&cv, sizeof cv);
+  mu = B::template decode_decompress<1>(m);
+  B::inner_product(w, t_hat.data(), y_hat.data(), K);
+  v = B::inverse_ntt(w);              // |v_i| < q
+  B::add_reduce(v, noise[2 * K], &mu);  // < 2q + eta2, reduced
+  B::template compress_encode<P::dv>(v, c.subspan(P::c1_bytes).template first<P::c2_bytes>());
 }
 
-template <class P>
+template <class P, class B>
 void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
                   std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> m) {
   constexpr int K = P::k;
   NttPolyVec<K> s_hat, u_hat;
+  NttPoly p;
   Poly w;
-  WipeOnExit wipe(s_hat, u_hat, w);
+  WipeOnExit wipe(s_hat, p, w);
   for (int i = 0; i < K; ++i) {
-    const Poly u = decompress_poly<P::du>(byte_decode<P::du>(c.subspan(32 * P::du * i).template first<32 * P::du>()));
-    u_hat[i] = ntt(u);  // u is public (from the ciphertext)
-    s_hat[i] = decode_ntt_poly(dk_pke.subspan(kPolyBytes * i).template first<kPolyBytes>());
+    // u is public (from the ciphertext)
+    u_hat[i] = B::ntt(B::template decode_decompress<P::du>(c.subspan(32 * P::du * i).template first<32 * P::du>()));
+    s_hat[i] = B::decode12(dk_pke.subspan(kPolyBytes * i).template first<kPolyBytes>());
   }
-  const Poly v = decompress_poly<P::dv>(byte_decode<P::dv>(c.subspan(P::c1_bytes).template first<P::c2_bytes>()));
+  const Poly v = B::template decode_decompress<P::dv>(c.subspan(P::c1_bytes).template first<P::c2_bytes>());
 
   // w = v - NTT^-1(s^T o u^);  m = ByteEncode_1(Compress_1(w)).
-  w = v;                                                   // 0 <= v_i < q
-  sub_from(w, inverse_ntt(inner_product<K>(s_hat, u_hat)));  // |w_i| < 2q
-  reduce(w);
-  Coeffs mc = compress_poly<1>(w);
-  byte_encode<1>(mc, m);
-  secure_wipe(&mc, sizeof mc);
+  B::inner_product(p, s_hat.data(), u_hat.data(), K);
+  w = B::inverse_ntt(p);  // |w_i| < q
+  B::sub_reduce(w, v);    // v - w, |.| < 2q, reduced
+  B::template compress_encode<1>(w, m);
 }
 
-#define PQKEM_INSTANTIATE_KPKE(P)                                                                        \
-  template void kpke_keygen<P>(std::span<const std::uint8_t, 32>, std::span<std::uint8_t, P::ek_bytes>, \
-                               std::span<std::uint8_t, P::dk_pke_bytes>);                                \
-  template void kpke_encrypt<P>(std::span<const std::uint8_t, P::ek_bytes>,                              \
-                                std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,    \
-                                std::span<std::uint8_t, P::ct_bytes>);                                   \
-  template void kpke_decrypt<P>(std::span<const std::uint8_t, P::dk_pke_bytes>,                          \
-                                std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>);
-PQKEM_INSTANTIATE_KPKE(MlKem512)
-PQKEM_INSTANTIATE_KPKE(MlKem768)
-PQKEM_INSTANTIATE_KPKE(MlKem1024)
+#define PQKEM_INSTANTIATE_KPKE(P, B)                                                                        \
+  template void kpke_keygen<P, B>(std::span<const std::uint8_t, 32>, std::span<std::uint8_t, P::ek_bytes>, \
+                                  std::span<std::uint8_t, P::dk_pke_bytes>);                                \
+  template void kpke_encrypt<P, B>(std::span<const std::uint8_t, P::ek_bytes>,                              \
+                                   std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,    \
+                                   std::span<std::uint8_t, P::ct_bytes>);                                   \
+  template void kpke_decrypt<P, B>(std::span<const std::uint8_t, P::dk_pke_bytes>,                          \
+                                   std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>);
+PQKEM_INSTANTIATE_KPKE(MlKem512, RefBackend)
+PQKEM_INSTANTIATE_KPKE(MlKem768, RefBackend)
+PQKEM_INSTANTIATE_KPKE(MlKem1024, RefBackend)
+#if PQKEM_HAVE_AVX2
+PQKEM_INSTANTIATE_KPKE(MlKem512, Avx2Backend)
+PQKEM_INSTANTIATE_KPKE(MlKem768, Avx2Backend)
+PQKEM_INSTANTIATE_KPKE(MlKem1024, Avx2Backend)
+#endif
 #undef PQKEM_INSTANTIATE_KPKE
 
 }  // namespace pqkem::mlkem

@@ -3,69 +3,93 @@
 #include <algorithm>
 
 #include "ct.hpp"
-#include "hash.hpp"
-#include "mlkem/encoding.hpp"
+#include "mlkem/backend.hpp"
 #include "mlkem/kpke.hpp"
 #include "secret.hpp"
 
+// Each public function below is one operation: it picks the backend once (with_backend reads
+// simd::active_impl()) and runs the whole algorithm, hashes included, on that backend.
 namespace pqkem::mlkem {
+namespace {
 
-template <class P>
-void keygen_internal(std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
-                     std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
+template <class P, class B>
+void keygen_with(std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
+                 std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
   auto dk_pke = dk.template first<P::dk_pke_bytes>();
   auto dk_ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   auto dk_h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   auto dk_z = dk.template subspan<P::dk_pke_bytes + P::ek_bytes + 32, 32>();
 
-  kpke_keygen<P>(d, ek, dk_pke);
+  kpke_keygen<P, B>(d, ek, dk_pke);
   ct::declassify(ek.data(), ek.size());
   std::copy(ek.begin(), ek.end(), dk_ek.begin());
-  hash::sha3_256(dk_h, {ek});
+  B::sha3_256(dk_h, ek, {});
   std::copy(z.begin(), z.end(), dk_z.begin());
 }
 
-template <class P>
-void encaps_internal(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
-                     std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
+template <class P, class B>
+void encaps_with(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
+                 std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
   std::uint8_t h_ek[32];
-  hash::sha3_256(h_ek, {ek});
+  B::sha3_256(h_ek, ek, {});
   Secret<64> k_r;  // (K, r) <- G(m || H(ek))
-  hash::sha3_512(k_r.span(), {m, h_ek});
+  B::sha3_512(k_r.span(), m, h_ek);
   const auto r = std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32);
-  kpke_encrypt<P>(ek, m, r, c);
+  kpke_encrypt<P, B>(ek, m, r, c);
   std::copy_n(k_r.bytes, 32, shared_key.begin());
   ct::declassify(c.data(), c.size());
 }
 
-template <class P>
-void decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
-                     std::span<std::uint8_t, 32> shared_key) {
+template <class P, class B>
+void decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
+                 std::span<std::uint8_t, 32> shared_key) {
   const auto dk_pke = dk.template first<P::dk_pke_bytes>();
   const auto ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   const auto z = dk.template subspan<P::dk_pke_bytes + P::ek_bytes + 32, 32>();
 
   Secret<32> m_prime;
-  kpke_decrypt<P>(dk_pke, c, m_prime.span());
+  kpke_decrypt<P, B>(dk_pke, c, m_prime.span());
   Secret<64> k_r;  // (K', r') <- G(m' || h)
-  hash::sha3_512(k_r.span(), {m_prime.view(), h});
+  B::sha3_512(k_r.span(), m_prime.view(), h);
   Secret<32> k_bar;  // K_bar <- J(z || c)
-  hash::shake256(k_bar.span(), {z, c});
+  B::shake256(k_bar.span(), z, c);
 
   SecretBytes c_prime(P::ct_bytes);
-  kpke_encrypt<P>(ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32),
-                  std::span<std::uint8_t, P::ct_bytes>(c_prime.data(), P::ct_bytes));
+  kpke_encrypt<P, B>(ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32),
+                     std::span<std::uint8_t, P::ct_bytes>(c_prime.data(), P::ct_bytes));
   // Compare every byte (no early exit: a strcmp-like stop at a zero byte is a known bug).
   const std::uint8_t same = ct::equal_mask(c.data(), c_prime.data(), P::ct_bytes);
   ct::select(shared_key.data(), same, k_r.bytes, k_bar.bytes, 32);
 }
 
+}  // namespace
+
+template <class P>
+void keygen_internal(std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
+                     std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
+  with_backend([&]<class B>() { keygen_with<P, B>(d, z, ek, dk); });
+}
+
+template <class P>
+void encaps_internal(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
+                     std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
+  with_backend([&]<class B>() { encaps_with<P, B>(ek, m, shared_key, c); });
+}
+
+template <class P>
+void decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
+                     std::span<std::uint8_t, 32> shared_key) {
+  with_backend([&]<class B>() { decaps_with<P, B>(dk, c, shared_key); });
+}
+
 template <class P>
 bool check_ek(std::span<const std::uint8_t, P::ek_bytes> ek) noexcept {
-  bool ok = true;
-  for (int i = 0; i < P::k; ++i) ok &= is_canonical_encoding(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
-  return ok;
+  return with_backend([&]<class B>() {
+    bool ok = true;
+    for (int i = 0; i < P::k; ++i) ok &= B::is_canonical12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
+    return ok;
+  });
 }
 
 template <class P>
@@ -73,7 +97,7 @@ bool check_dk(std::span<const std::uint8_t, P::dk_bytes> dk) {
   const auto ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   std::uint8_t h_ek[32];
-  hash::sha3_256(h_ek, {ek});
+  with_backend([&]<class B>() { B::sha3_256(h_ek, ek, {}); });
   return ct::equal_mask(h_ek, h.data(), 32) == 0xFF;
 }
 

@@ -1,0 +1,185 @@
+// ML-KEM backends: the kernel set K-PKE and ML-KEM run on, chosen once per operation.
+//
+// libcrux-style: K-PKE and ML-KEM (kpke.cpp, mlkem.cpp) are templates over a backend B, and
+// are instantiated once per backend; mlkem.cpp reads simd::active_impl() once at the start of
+// each operation (keygen, encaps, decaps, and the key checks) and runs that instantiation to
+// the end, so every kernel of one operation comes from the same backend.
+//
+// A backend is a struct of static functions over Poly (R_q, standard order) and NttPoly
+// (T_q, in the backend's own order: FIPS 203 order for RefBackend, the transposed AVX2 order
+// of simd/avx2/mlkem_avx2.hpp for Avx2Backend). Only the backend's own kernels create or read
+// its NttPoly values, so the orders never mix. Bounds: as stated per function; each backend
+// meets them (the AVX2 kernels' contracts are in mlkem_avx2.hpp).
+//
+// RefBackend is the portable code of lib/mlkem (the `_ref` twins): ntt(), inverse_ntt(),
+// multiply_ntts_acc(), sample_ntt(), sample_noise(), byte_encode/byte_decode, compress, and
+// SHA-3 over OpenSSL. Avx2Backend calls the kernels of lib/simd/avx2 (the `_avx2` twins),
+// which are compiled with -mavx2 and exist only when PQKEM_HAVE_AVX2 is 1.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "hash.hpp"
+#include "mlkem/encoding.hpp"
+#include "mlkem/ntt.hpp"
+#include "mlkem/poly.hpp"
+#include "mlkem/sampling.hpp"
+#include "simd/dispatch.hpp"
+
+#ifndef PQKEM_HAVE_AVX2
+#define PQKEM_HAVE_AVX2 0
+#endif
+#if PQKEM_HAVE_AVX2
+#include "simd/avx2/keccak_avx2.hpp"
+#include "simd/avx2/mlkem_avx2.hpp"
+#endif
+
+namespace pqkem::mlkem {
+
+using Bytes32 = std::span<const std::uint8_t, 32>;
+
+/// The portable kernels.
+struct RefBackend {
+  static constexpr simd::Impl kImpl = simd::Impl::portable;
+
+  /// NTT. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
+  static NttPoly ntt(const Poly& f) noexcept { return mlkem::ntt(f); }
+  /// NTT^-1 times R. In: |f^_i| < q. Out: |f_i| < q.
+  static Poly inverse_ntt(const NttPoly& f) noexcept { return mlkem::inverse_ntt(f); }
+  /// r = Barrett(sum_{j<k} a_j o b_j R^-1), k <= 4. In: |a|, |b| < q. Out: |r_i| <= (q-1)/2.
+  static void inner_product(NttPoly& r, const NttPoly* a, const NttPoly* b, int k) noexcept {
+    r = NttPoly{};
+    for (int j = 0; j < k; ++j) multiply_ntts_acc(r, a[j], b[j]);
+    reduce(r);
+  }
+  /// t = Barrett(t R + e). In: |t_i| <= (q-1)/2, |e_i| < q. Out: |t_i| <= (q-1)/2.
+  static void tomont_add_reduce(NttPoly& t, const NttPoly& e) noexcept {
+    to_mont(t);
+    add_to(t, e);
+    reduce(t);
+  }
+  /// r = Barrett(r + a (+ b)). In: |r_i + a_i + b_i| < 2^15.
+  static void add_reduce(Poly& r, const Poly& a, const Poly* b) noexcept {
+    add_to(r, a);
+    if (b != nullptr) add_to(r, *b);
+    reduce(r);
+  }
+  /// r = Barrett(a - r). In: |a_i - r_i| < 2^15.
+  static void sub_reduce(Poly& r, const Poly& a) noexcept {
+    Poly t = a;
+    sub_from(t, r);
+    reduce(t);
+    r = t;
+  }
+  /// ByteDecode_12 into T_q. Out: 0 <= f_i < q.
+  static NttPoly decode12(std::span<const std::uint8_t, kPolyBytes> in) noexcept { return decode_ntt_poly(in); }
+  /// ByteEncode_12. In: |f_i| < q.
+  static void encode12(const NttPoly& f, std::span<std::uint8_t, kPolyBytes> out) noexcept { encode_ntt_poly(f, out); }
+  static bool is_canonical12(std::span<const std::uint8_t, kPolyBytes> in) noexcept { return is_canonical_encoding(in); }
+  /// ByteEncode_d(Compress_d(f)). In: |f_i| < q.
+  template <int D>
+  static void compress_encode(const Poly& f, std::span<std::uint8_t, 32 * D> out) noexcept {
+    Coeffs c = compress_poly<D>(f);
+    byte_encode<D>(c, out);
+    secure_wipe(&c, sizeof c);
+  }
+  /// Decompress_d(ByteDecode_d(in)). Out: 0 <= f_i < q.
+  template <int D>
+  static Poly decode_decompress(std::span<const std::uint8_t, 32 * D> in) noexcept {
+    return decompress_poly<D>(byte_decode<D>(in));
+  }
+  /// SampleNTT(rho || xy[j][0] || xy[j][1]) into *out[j] for j < n (n <= 4).
+  static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) {
+    for (int j = 0; j < n; ++j) *out[j] = sample_ntt(rho, xy[j][0], xy[j][1]);
+  }
+  /// SamplePolyCBD_eta(PRF_eta(seed, nonce[j])) into *out[j] for j < n (n <= 4).
+  template <int Eta>
+  static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) {
+    for (int j = 0; j < n; ++j) *out[j] = sample_noise<Eta>(seed, nonce[j]);
+  }
+  /// H, G and J of FIPS 203 (section 4.1) on a || b.
+  static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { hash::sha3_256(out, {a, b}); }
+  static void sha3_512(std::span<std::uint8_t, 64> out, ByteView a, ByteView b) { hash::sha3_512(out, {a, b}); }
+  static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) { hash::shake256(out, {a, b}); }
+};
+
+#if PQKEM_HAVE_AVX2
+/// The AVX2 kernels (same contracts; NttPoly in the AVX2 order). Call only when
+/// simd::impl_usable(simd::Impl::avx2).
+struct Avx2Backend {
+  static constexpr simd::Impl kImpl = simd::Impl::avx2;
+
+  static NttPoly ntt(const Poly& f) noexcept {
+    NttPoly r{f.c};
+    simd::avx2::mlkem_ntt_avx2(r.c.data());
+    return r;
+  }
+  static Poly inverse_ntt(const NttPoly& f) noexcept {
+    Poly r{f.c};
+    simd::avx2::mlkem_inverse_ntt_avx2(r.c.data());
+    return r;
+  }
+  static void inner_product(NttPoly& r, const NttPoly* a, const NttPoly* b, int k) noexcept {
+    static_assert(sizeof(NttPoly) == 512, "polynomials are 256 contiguous int16");
+    simd::avx2::mlkem_inner_product_avx2(r.c.data(), a[0].c.data(), b[0].c.data(), k);
+  }
+  static void tomont_add_reduce(NttPoly& t, const NttPoly& e) noexcept {
+    simd::avx2::mlkem_tomont_add_reduce_avx2(t.c.data(), e.c.data());
+  }
+  static void add_reduce(Poly& r, const Poly& a, const Poly* b) noexcept {
+    simd::avx2::mlkem_add_reduce_avx2(r.c.data(), a.c.data(), b != nullptr ? b->c.data() : nullptr);
+  }
+  static void sub_reduce(Poly& r, const Poly& a) noexcept { simd::avx2::mlkem_sub_reduce_avx2(r.c.data(), a.c.data()); }
+  static NttPoly decode12(std::span<const std::uint8_t, kPolyBytes> in) noexcept {
+    NttPoly r;
+    simd::avx2::mlkem_decode12_avx2(r.c.data(), in.data());
+    return r;
+  }
+  static void encode12(const NttPoly& f, std::span<std::uint8_t, kPolyBytes> out) noexcept {
+    simd::avx2::mlkem_encode12_avx2(out.data(), f.c.data());
+  }
+  static bool is_canonical12(std::span<const std::uint8_t, kPolyBytes> in) noexcept {
+    return simd::avx2::mlkem_is_canonical12_avx2(in.data());
+  }
+  template <int D>
+  static void compress_encode(const Poly& f, std::span<std::uint8_t, 32 * D> out) noexcept {
+    simd::avx2::mlkem_compress_encode_avx2(out.data(), f.c.data(), D);
+  }
+  template <int D>
+  static Poly decode_decompress(std::span<const std::uint8_t, 32 * D> in) noexcept {
+    Poly r;
+    simd::avx2::mlkem_decode_decompress_avx2(r.c.data(), in.data(), D);
+    return r;
+  }
+  static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
+    std::int16_t* const o[4] = {out[0]->c.data(), n > 1 ? out[1]->c.data() : nullptr,
+                                n > 2 ? out[2]->c.data() : nullptr, n > 3 ? out[3]->c.data() : nullptr};
+    simd::avx2::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, n);
+  }
+  template <int Eta>
+  static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) noexcept {
+    std::int16_t* const o[4] = {out[0]->c.data(), n > 1 ? out[1]->c.data() : nullptr,
+                                n > 2 ? out[2]->c.data() : nullptr, n > 3 ? out[3]->c.data() : nullptr};
+    simd::avx2::mlkem_sample_noise_x4_avx2(o, seed.data(), nonce, n, Eta);
+  }
+  // Single hashes (H, G, J) stay on OpenSSL: its assembly Keccak-f[1600] beats the 1-way BMI2
+  // one of keccak_avx2.cpp on this class of machine (`pqkem bench --kernels`: H of a 1184-byte
+  // ek 7.2k vs 9.4k ticks). Only the batched XOF calls use the 4-way AVX2 Keccak.
+  static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { RefBackend::sha3_256(out, a, b); }
+  static void sha3_512(std::span<std::uint8_t, 64> out, ByteView a, ByteView b) { RefBackend::sha3_512(out, a, b); }
+  static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) { RefBackend::shake256(out, a, b); }
+};
+#endif
+
+/// Calls f.template operator()<B>() with the backend of the active implementation
+/// (simd::active_impl(), read once).
+template <class F>
+decltype(auto) with_backend(F&& f) {
+#if PQKEM_HAVE_AVX2
+  if (simd::active_impl() == simd::Impl::avx2) return f.template operator()<Avx2Backend>();
+#endif
+  return f.template operator()<RefBackend>();
+}
+
+}  // namespace pqkem::mlkem

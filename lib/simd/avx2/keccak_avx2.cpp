@@ -1,0 +1,322 @@
+// Keccak-f[1600] and the SHA-3 sponges for the AVX2 backend (see keccak_avx2.hpp).
+//
+// Compiled with -mavx2 -mbmi2. Everything below the public functions has internal linkage
+// (anonymous namespace) and uses no STL, so no code compiled with these flags can be picked
+// by the linker for a portable caller.
+#include "simd/avx2/keccak_avx2.hpp"
+
+#include <immintrin.h>
+#include <string.h>
+
+namespace pqkem::simd::avx2 {
+namespace {
+
+// FIPS 202, section 3.2.5: the round constants of iota.
+alignas(32) constexpr std::uint64_t kRc[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
+    0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008AULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
+    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
+
+// Lane operations: 64-bit scalar (BMI2: andn, rorx) and 4 x 64-bit in a YMM register.
+struct ScalarLane {
+  using V = std::uint64_t;
+  static V bxor(V a, V b) { return a ^ b; }
+  static V andn(V a, V b) { return ~a & b; }  // ~a & b
+  template <int N>
+  static V rol(V a) {
+    if constexpr (N == 0) return a;
+    else return (a << N) | (a >> (64 - N));
+  }
+  static V rc(int i) { return kRc[i]; }
+};
+
+struct Avx2Lane {
+  using V = __m256i;
+  static V bxor(V a, V b) { return _mm256_xor_si256(a, b); }
+  static V andn(V a, V b) { return _mm256_andnot_si256(a, b); }
+  template <int N>
+  static V rol(V a) {
+    if constexpr (N == 0) {
+      return a;
+    } else if constexpr (N == 8) {
+      const __m256i k = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5,
+                                         6, 15, 8, 9, 10, 11, 12, 13, 14);
+      return _mm256_shuffle_epi8(a, k);
+    } else if constexpr (N == 56) {
+      const __m256i k = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7,
+                                         0, 9, 10, 11, 12, 13, 14, 15, 8);
+      return _mm256_shuffle_epi8(a, k);
+    } else {
+      return _mm256_or_si256(_mm256_slli_epi64(a, N), _mm256_srli_epi64(a, 64 - N));
+    }
+  }
+  static V rc(int i) { return _mm256_set1_epi64x(static_cast<long long>(kRc[i])); }
+};
+
+// One round on 25 lanes held in locals. Lane (x, y) is a[x + 5 y]. Rotation offsets of rho
+// (FIPS 202, Table 2) are template arguments so every shift is an immediate.
+template <class L>
+struct Round {
+  using V = typename L::V;
+
+  // B[y + 5 ((2x + 3y) mod 5)] = rol(A[x + 5y] ^ D[x], r[x + 5y]) (rho and pi), then chi.
+  static inline __attribute__((always_inline)) void run(V* a, int round) {
+    const V c0 = L::bxor(L::bxor(L::bxor(a[0], a[5]), L::bxor(a[10], a[15])), a[20]);
+    const V c1 = L::bxor(L::bxor(L::bxor(a[1], a[6]), L::bxor(a[11], a[16])), a[21]);
+    const V c2 = L::bxor(L::bxor(L::bxor(a[2], a[7]), L::bxor(a[12], a[17])), a[22]);
+    const V c3 = L::bxor(L::bxor(L::bxor(a[3], a[8]), L::bxor(a[13], a[18])), a[23]);
+    const V c4 = L::bxor(L::bxor(L::bxor(a[4], a[9]), L::bxor(a[14], a[19])), a[24]);
+    const V d0 = L::bxor(c4, L::template rol<1>(c1));
+    const V d1 = L::bxor(c0, L::template rol<1>(c2));
+    const V d2 = L::bxor(c1, L::template rol<1>(c3));
+    const V d3 = L::bxor(c2, L::template rol<1>(c4));
+    const V d4 = L::bxor(c3, L::template rol<1>(c0));
+
+    V b[25];
+    // x = 0..4, y = 0: offsets 0, 1, 62, 28, 27
+    b[0] = L::template rol<0>(L::bxor(a[0], d0));
+    b[10] = L::template rol<1>(L::bxor(a[1], d1));
+    b[20] = L::template rol<62>(L::bxor(a[2], d2));
+    b[5] = L::template rol<28>(L::bxor(a[3], d3));
+    b[15] = L::template rol<27>(L::bxor(a[4], d4));
+    // y = 1: 36, 44, 6, 55, 20
+    b[16] = L::template rol<36>(L::bxor(a[5], d0));
+    b[1] = L::template rol<44>(L::bxor(a[6], d1));
+    b[11] = L::template rol<6>(L::bxor(a[7], d2));
+    b[21] = L::template rol<55>(L::bxor(a[8], d3));
+    b[6] = L::template rol<20>(L::bxor(a[9], d4));
+    // y = 2: 3, 10, 43, 25, 39
+    b[7] = L::template rol<3>(L::bxor(a[10], d0));
+    b[17] = L::template rol<10>(L::bxor(a[11], d1));
+    b[2] = L::template rol<43>(L::bxor(a[12], d2));
+    b[12] = L::template rol<25>(L::bxor(a[13], d3));
+    b[22] = L::template rol<39>(L::bxor(a[14], d4));
+    // y = 3: 41, 45, 15, 21, 8
+    b[23] = L::template rol<41>(L::bxor(a[15], d0));
+    b[8] = L::template rol<45>(L::bxor(a[16], d1));
+    b[18] = L::template rol<15>(L::bxor(a[17], d2));
+    b[3] = L::template rol<21>(L::bxor(a[18], d3));
+    b[13] = L::template rol<8>(L::bxor(a[19], d4));
+    // y = 4: 18, 2, 61, 56, 14
+    b[14] = L::template rol<18>(L::bxor(a[20], d0));
+    b[24] = L::template rol<2>(L::bxor(a[21], d1));
+    b[9] = L::template rol<61>(L::bxor(a[22], d2));
+    b[19] = L::template rol<56>(L::bxor(a[23], d3));
+    b[4] = L::template rol<14>(L::bxor(a[24], d4));
+
+    // chi: A[x, y] = B[x, y] ^ (~B[x+1, y] & B[x+2, y]); iota on A[0, 0].
+    for (int y = 0; y < 25; y += 5) {
+      a[y + 0] = L::bxor(b[y + 0], L::andn(b[y + 1], b[y + 2]));
+      a[y + 1] = L::bxor(b[y + 1], L::andn(b[y + 2], b[y + 3]));
+      a[y + 2] = L::bxor(b[y + 2], L::andn(b[y + 3], b[y + 4]));
+      a[y + 3] = L::bxor(b[y + 3], L::andn(b[y + 4], b[y + 0]));
+      a[y + 4] = L::bxor(b[y + 4], L::andn(b[y + 0], b[y + 1]));
+    }
+    a[0] = L::bxor(a[0], L::rc(round));
+  }
+};
+
+// pi sends (x, y) to (y, 2x + 3y): the b[] indices above are y + 5 ((2x + 3y) mod 5).
+static_assert((0 + 5 * ((2 * 1 + 3 * 0) % 5)) == 10 && (0 + 5 * ((2 * 3 + 3 * 0) % 5)) == 5);
+
+template <class L>
+inline void permute(typename L::V* a) {
+  for (int r = 0; r < 24; ++r) Round<L>::run(a, r);
+}
+
+constexpr std::size_t kRate128 = 168, kRate256 = 136, kRate512 = 72;
+
+std::uint64_t load64(const std::uint8_t* p) {
+  std::uint64_t v;
+  memcpy(&v, p, 8);
+  return v;  // x86-64 is little-endian, as FIPS 202's lane order
+}
+
+// ---- one state -----------------------------------------------------------------------------
+
+/// XORs `len` bytes of `in` into the state at byte offset `pos` (pos + len <= 200).
+void xor_bytes_x1(std::uint64_t* s, std::size_t pos, const std::uint8_t* in, std::size_t len) {
+  auto* bytes = reinterpret_cast<std::uint8_t*>(s);
+  for (std::size_t i = 0; i < len; ++i) bytes[pos + i] ^= in[i];
+}
+
+struct Sponge1 {
+  std::uint64_t s[25];
+  std::size_t pos;  // bytes absorbed into the current block
+  std::size_t rate;
+};
+
+void sponge1_init(Sponge1& sp, std::size_t rate) {
+  memset(sp.s, 0, sizeof sp.s);
+  sp.pos = 0;
+  sp.rate = rate;
+}
+
+void sponge1_absorb(Sponge1& sp, const std::uint8_t* in, std::size_t len) {
+  while (len > 0) {
+    if (sp.pos == 0) {
+      while (len >= sp.rate) {  // whole blocks, word by word
+        for (std::size_t i = 0; i < sp.rate / 8; ++i) sp.s[i] ^= load64(in + 8 * i);
+        keccak_f1600_x1(sp.s);
+        in += sp.rate;
+        len -= sp.rate;
+      }
+      if (len == 0) break;
+    }
+    std::size_t n = sp.rate - sp.pos;
+    if (n > len) n = len;
+    xor_bytes_x1(sp.s, sp.pos, in, n);
+    sp.pos += n;
+    in += n;
+    len -= n;
+    if (sp.pos == sp.rate) {
+      keccak_f1600_x1(sp.s);
+      sp.pos = 0;
+    }
+  }
+}
+
+/// Pads (domain bits `ds`, then pad10*1), permutes, and squeezes outlen bytes.
+void sponge1_finish(Sponge1& sp, std::uint8_t ds, std::uint8_t* out, std::size_t outlen) {
+  auto* bytes = reinterpret_cast<std::uint8_t*>(sp.s);
+  bytes[sp.pos] ^= ds;
+  bytes[sp.rate - 1] ^= 0x80;
+  keccak_f1600_x1(sp.s);
+  while (outlen > 0) {
+    const std::size_t n = outlen < sp.rate ? outlen : sp.rate;
+    memcpy(out, bytes, n);
+    out += n;
+    outlen -= n;
+    if (outlen > 0) keccak_f1600_x1(sp.s);
+  }
+}
+
+void hash_x1(std::size_t rate, std::uint8_t ds, std::uint8_t* out, std::size_t outlen, const std::uint8_t* a,
+             std::size_t alen, const std::uint8_t* b, std::size_t blen) {
+  Sponge1 sp;
+  sponge1_init(sp, rate);
+  sponge1_absorb(sp, a, alen);
+  if (blen > 0) sponge1_absorb(sp, b, blen);
+  sponge1_finish(sp, ds, out, outlen);
+  // The state may hold secrets (G on m, PRF on sigma): wipe it.
+  volatile std::uint64_t* vs = sp.s;
+  for (int i = 0; i < 25; ++i) vs[i] = 0;
+}
+
+// ---- four states -----------------------------------------------------------------------------
+
+void absorb_x4(std::uint64_t* s, std::size_t rate, std::uint8_t ds, const std::uint8_t* const in[4],
+               std::size_t inlen) {
+  memset(s, 0, 800);
+  std::size_t off = 0;
+  while (inlen - off >= rate) {
+    for (std::size_t i = 0; i < rate / 8; ++i)
+      for (int j = 0; j < 4; ++j) s[4 * i + j] ^= load64(in[j] + off + 8 * i);
+    keccak_f1600_x4(s);
+    off += rate;
+  }
+  const std::size_t rest = inlen - off;
+  for (int j = 0; j < 4; ++j) {
+    alignas(8) std::uint8_t block[200] = {};
+    if (rest != 0) memcpy(block, in[j] + off, rest);  // in[j] may be null when inlen == 0
+    block[rest] ^= ds;
+    block[rate - 1] ^= 0x80;
+    for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(block + 8 * i);
+  }
+}
+
+/// Copies the first `n` bytes of each of the four rate parts into out[j] + off.
+void extract_x4(const std::uint64_t* s, std::uint8_t* const out[4], std::size_t off, std::size_t n) {
+  const std::size_t words = n / 8;
+  for (std::size_t i = 0; i < words; i += 4) {
+    if (i + 4 <= words) {  // a 4x4 transpose of 64-bit words: four words of each state
+      const __m256i w0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i));
+      const __m256i w1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i + 4));
+      const __m256i w2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i + 8));
+      const __m256i w3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i + 12));
+      const __m256i t0 = _mm256_unpacklo_epi64(w0, w1);  // s0w0 s0w1 | s2w0 s2w1
+      const __m256i t1 = _mm256_unpackhi_epi64(w0, w1);  // s1w0 s1w1 | s3w0 s3w1
+      const __m256i t2 = _mm256_unpacklo_epi64(w2, w3);
+      const __m256i t3 = _mm256_unpackhi_epi64(w2, w3);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[0] + off + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[1] + off + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[2] + off + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[3] + off + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
+    } else {
+      for (std::size_t w = i; w < words; ++w)
+        for (int j = 0; j < 4; ++j) memcpy(out[j] + off + 8 * w, s + 4 * w + j, 8);
+    }
+  }
+  const std::size_t tail = n - 8 * words;
+  if (tail > 0)
+    for (int j = 0; j < 4; ++j) memcpy(out[j] + off + 8 * words, s + 4 * words + j, tail);
+}
+
+void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
+            std::size_t inlen) {
+  alignas(32) std::uint64_t s[100];
+  absorb_x4(s, rate, 0x1F, in, inlen);
+  std::size_t off = 0;
+  while (off < outlen) {
+    keccak_f1600_x4(s);
+    const std::size_t n = outlen - off < rate ? outlen - off : rate;
+    extract_x4(s, out, off, n);
+    off += n;
+  }
+  volatile std::uint64_t* vs = s;
+  for (int i = 0; i < 100; ++i) vs[i] = 0;
+}
+
+}  // namespace
+
+void keccak_f1600_x1(std::uint64_t s[25]) noexcept {
+  std::uint64_t a[25];
+  for (int i = 0; i < 25; ++i) a[i] = s[i];
+  permute<ScalarLane>(a);
+  for (int i = 0; i < 25; ++i) s[i] = a[i];
+}
+
+void keccak_f1600_x4(std::uint64_t s[100]) noexcept {
+  __m256i a[25];
+  for (int i = 0; i < 25; ++i) a[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 4 * i));
+  permute<Avx2Lane>(a);
+  for (int i = 0; i < 25; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(s + 4 * i), a[i]);
+}
+
+void sha3_256_x1(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
+                 std::size_t blen) noexcept {
+  hash_x1(kRate256, 0x06, out, 32, a, alen, b, blen);
+}
+void sha3_512_x1(std::uint8_t out[64], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
+                 std::size_t blen) noexcept {
+  hash_x1(kRate512, 0x06, out, 64, a, alen, b, blen);
+}
+void shake256_x1(std::uint8_t* out, std::size_t outlen, const std::uint8_t* a, std::size_t alen,
+                 const std::uint8_t* b, std::size_t blen) noexcept {
+  hash_x1(kRate256, 0x1F, out, outlen, a, alen, b, blen);
+}
+
+void shake128_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
+                 std::size_t inlen) noexcept {
+  xof_x4(kRate128, out, outlen, in, inlen);
+}
+void shake256_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
+                 std::size_t inlen) noexcept {
+  xof_x4(kRate256, out, outlen, in, inlen);
+}
+
+void shake128x4_absorb(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept {
+  absorb_x4(st.s, kRate128, 0x1F, in, inlen);
+}
+
+void shake128x4_squeeze_blocks(Shake128x4& st, std::uint8_t* const out[4], std::size_t nblocks) noexcept {
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    keccak_f1600_x4(st.s);
+    extract_x4(st.s, out, b * kRate128, kRate128);
+  }
+}
+
+}  // namespace pqkem::simd::avx2

@@ -1,0 +1,85 @@
+// pqkem: helpers shared by the ML-KEM AVX2 translation units (mlkem_*_avx2.cpp) only.
+// Included only by files compiled with -mavx2: every function here is `static inline`
+// (internal linkage), so no copy of it can be picked by the linker for portable code.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace pqkem::simd::avx2::detail {
+
+constexpr std::int16_t kQ = 3329;
+constexpr std::int16_t kQInv = -3327;     // q^-1 mod 2^16
+constexpr std::int16_t kBarrettV = 20159;  // round(2^26 / q)
+
+/// Montgomery product by a constant with its twisted form zt = z q^-1 mod 2^16:
+/// hi(a z) - hi(lo(a zt) q) == montgomery_reduce(a z) exactly. In: |a z| < q 2^15. Out: |r| < q.
+static inline __m256i mul_zeta(__m256i a, __m256i z, __m256i zt) {
+  const __m256i t = _mm256_mullo_epi16(a, zt);
+  return _mm256_sub_epi16(_mm256_mulhi_epi16(a, z), _mm256_mulhi_epi16(t, _mm256_set1_epi16(kQ)));
+}
+
+/// fqmul on vectors: montgomery_reduce(a b). In: |a b| < q 2^15. Out: |r| < q.
+static inline __m256i fqmul(__m256i a, __m256i b) {
+  const __m256i lo = _mm256_mullo_epi16(a, b);
+  const __m256i hi = _mm256_mulhi_epi16(a, b);
+  const __m256i t = _mm256_mullo_epi16(lo, _mm256_set1_epi16(kQInv));
+  return _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, _mm256_set1_epi16(kQ)));
+}
+
+/// barrett_reduce on vectors: a - q round(a v / 2^26), bit-exact with mlkem::barrett_reduce.
+/// mulhrs(hi(a v), 32) = (hi(a v) + 2^9) >> 10 = (a v + 2^25) >> 26. Out: |r| <= (q-1)/2.
+static inline __m256i barrett(__m256i a) {
+  __m256i t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(kBarrettV));
+  t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(32));
+  return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(kQ)));
+}
+
+/// Maps (-q, q) to [0, q).
+static inline __m256i to_canonical(__m256i a) {
+  return _mm256_add_epi16(a, _mm256_and_si256(_mm256_srai_epi16(a, 15), _mm256_set1_epi16(kQ)));
+}
+
+/// Subtracts q where a >= q. In: 0 <= a < 2q. Out: 0 <= r < q.
+static inline __m256i cond_sub_q(__m256i a) {
+  const __m256i r = _mm256_sub_epi16(a, _mm256_set1_epi16(kQ));
+  return _mm256_add_epi16(r, _mm256_and_si256(_mm256_srai_epi16(r, 15), _mm256_set1_epi16(kQ)));
+}
+
+/// 16 x 16 transposition of int16 held in 16 registers (row i = register i).
+static inline void transpose16(__m256i r[16]) {
+  for (int h = 0; h < 16; h += 8) {  // an 8 x 8 transpose inside each 128-bit half
+    __m256i* x = r + h;
+    const __m256i a0 = _mm256_unpacklo_epi16(x[0], x[1]), a1 = _mm256_unpackhi_epi16(x[0], x[1]);
+    const __m256i a2 = _mm256_unpacklo_epi16(x[2], x[3]), a3 = _mm256_unpackhi_epi16(x[2], x[3]);
+    const __m256i a4 = _mm256_unpacklo_epi16(x[4], x[5]), a5 = _mm256_unpackhi_epi16(x[4], x[5]);
+    const __m256i a6 = _mm256_unpacklo_epi16(x[6], x[7]), a7 = _mm256_unpackhi_epi16(x[6], x[7]);
+    const __m256i b0 = _mm256_unpacklo_epi32(a0, a2), b1 = _mm256_unpackhi_epi32(a0, a2);
+    const __m256i b2 = _mm256_unpacklo_epi32(a1, a3), b3 = _mm256_unpackhi_epi32(a1, a3);
+    const __m256i b4 = _mm256_unpacklo_epi32(a4, a6), b5 = _mm256_unpackhi_epi32(a4, a6);
+    const __m256i b6 = _mm256_unpacklo_epi32(a5, a7), b7 = _mm256_unpackhi_epi32(a5, a7);
+    x[0] = _mm256_unpacklo_epi64(b0, b4);  // column 0 (low half) and column 8 (high half)
+    x[1] = _mm256_unpackhi_epi64(b0, b4);
+    x[2] = _mm256_unpacklo_epi64(b1, b5);
+    x[3] = _mm256_unpackhi_epi64(b1, b5);
+    x[4] = _mm256_unpacklo_epi64(b2, b6);
+    x[5] = _mm256_unpackhi_epi64(b2, b6);
+    x[6] = _mm256_unpacklo_epi64(b3, b7);
+    x[7] = _mm256_unpackhi_epi64(b3, b7);
+  }
+  for (int k = 0; k < 8; ++k) {  // column k: rows 0-7 from r[k], rows 8-15 from r[8 + k]
+    const __m256i c = r[k], d = r[8 + k];
+    r[k] = _mm256_permute2x128_si256(c, d, 0x20);
+    r[8 + k] = _mm256_permute2x128_si256(c, d, 0x31);
+  }
+}
+
+static inline void load16(__m256i r[16], const std::int16_t* a) {
+  for (int i = 0; i < 16; ++i) r[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * i));
+}
+static inline void store16(std::int16_t* a, const __m256i r[16]) {
+  for (int i = 0; i < 16; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 16 * i), r[i]);
+}
+
+}  // namespace pqkem::simd::avx2::detail

@@ -1,0 +1,462 @@
+// ML-KEM AVX2 kernels on polynomials: NTT, NTT^-1, base multiplication, reductions,
+// ByteEncode/ByteDecode and Compress/Decompress (contracts in mlkem_avx2.hpp).
+// Compiled with -mavx2 -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
+#include <string.h>
+
+#include "simd/avx2/mlkem_avx2.hpp"
+#include "simd/avx2/mlkem_common_avx2.hpp"
+
+namespace pqkem::simd::avx2 {
+namespace {
+
+using namespace detail;
+
+// ---- twiddle tables ---------------------------------------------------------------------------
+
+constexpr int bit_rev7(int i) {
+  int r = 0;
+  for (int b = 0; b < 7; ++b) r |= ((i >> b) & 1) << (6 - b);
+  return r;
+}
+
+/// zeta^BitRev7(i) * 2^16 mod q, centered (FIPS 203 Appendix A in Montgomery form): the
+/// same values as mlkem::kZetas.
+constexpr std::int16_t zeta(int i) {
+  std::int64_t v = 1;
+  for (int e = 0; e < bit_rev7(i); ++e) v = v * 17 % kQ;
+  v = v * 65536 % kQ;
+  if (v > kQ / 2) v -= kQ;
+  return static_cast<std::int16_t>(v);
+}
+static_assert(zeta(1) == -758 && zeta(127) == 1628);
+
+struct ZetaTable {
+  std::int16_t z[128];
+};
+constexpr ZetaTable make_zeta_table() {
+  ZetaTable t{};
+  for (int i = 0; i < 128; ++i) t.z[i] = zeta(i);
+  return t;
+}
+/// Indexed with constants only (after unrolling), so every scalar zeta becomes an immediate.
+constexpr ZetaTable kZ = make_zeta_table();
+
+constexpr std::int16_t twist(std::int16_t z) { return static_cast<std::int16_t>(z * kQInv); }
+
+/// A vector of 16 constants and their twisted forms.
+struct ZVec {
+  std::int16_t z[16];
+  std::int16_t zt[16];
+};
+
+template <class F>
+constexpr ZVec make_zvec(F f) {
+  ZVec v{};
+  for (int i = 0; i < 16; ++i) {
+    v.z[i] = f(i);
+    v.zt[i] = twist(v.z[i]);
+  }
+  return v;
+}
+
+// In the AVX2 order register l, lane i holds FIPS index n = 16 i + l.
+struct Tables {
+  ZVec fwd5;        // layer 5, pairs (l, l+8):  zeta index 16 + n/16 = 16 + i
+  ZVec fwd6[2];     // layer 6, pairs (l, l+4):  32 + n/8 = 32 + 2i + (l >> 3)
+  ZVec fwd7[4];     // layer 7, pairs (l, l+2):  64 + n/4 = 64 + 4i + (l >> 2)
+  ZVec inv7[4];     // inverse layer 7: 127 - n/4
+  ZVec inv6[2];     // inverse layer 6: 63 - n/8
+  ZVec inv5;        // inverse layer 5: 31 - n/16
+  ZVec gamma[8];    // base multiplication, registers (2m, 2m+1): pair p = 8i + m,
+                    // gamma = (-1)^(p mod 2) zeta[64 + p/2]
+};
+
+constexpr Tables make_tables() {
+  Tables t{};
+  t.fwd5 = make_zvec([](int i) { return zeta(16 + i); });
+  for (int c = 0; c < 2; ++c) {
+    t.fwd6[c] = make_zvec([c](int i) { return zeta(32 + 2 * i + c); });
+    t.inv6[c] = make_zvec([c](int i) { return zeta(63 - 2 * i - c); });
+  }
+  for (int c = 0; c < 4; ++c) {
+    t.fwd7[c] = make_zvec([c](int i) { return zeta(64 + 4 * i + c); });
+    t.inv7[c] = make_zvec([c](int i) { return zeta(127 - 4 * i - c); });
+  }
+  t.inv5 = make_zvec([](int i) { return zeta(31 - i); });
+  for (int m = 0; m < 8; ++m)
+    t.gamma[m] = make_zvec([m](int i) {
+      const std::int16_t z = zeta(64 + 4 * i + (m >> 1));
+      return static_cast<std::int16_t>((m & 1) ? -z : z);
+    });
+  return t;
+}
+
+alignas(32) constexpr Tables kT = make_tables();
+
+inline __m256i vz(const ZVec& v) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.z)); }
+inline __m256i vzt(const ZVec& v) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.zt)); }
+
+/// 128^-1 R^2 mod q: the final scaling of NTT^-1 (as in ntt.cpp).
+constexpr std::int16_t kInvScale = 1441;
+
+// Cooley-Tukey butterfly (forward): t = zeta y; y = x - t; x = x + t.
+inline void ct_bfly(__m256i& x, __m256i& y, __m256i z, __m256i zt) {
+  const __m256i t = mul_zeta(y, z, zt);
+  y = _mm256_sub_epi16(x, t);
+  x = _mm256_add_epi16(x, t);
+}
+
+// Gentleman-Sande butterfly (inverse): x = x + y (Barrett-reduced if `reduce`); y = zeta (y - x).
+template <bool Reduce>
+inline void gs_bfly(__m256i& x, __m256i& y, __m256i z, __m256i zt) {
+  const __m256i t = x;
+  const __m256i s = _mm256_add_epi16(t, y);
+  x = Reduce ? barrett(s) : s;
+  y = mul_zeta(_mm256_sub_epi16(y, t), z, zt);
+}
+
+}  // namespace
+
+void mlkem_transpose_avx2(std::int16_t a[256]) noexcept {
+  __m256i r[16];
+  load16(r, a);
+  transpose16(r);
+  store16(a, r);
+}
+
+// Layers 1..4 pair registers i and i + 8, 4, 2, 1 with one zeta per block (broadcast);
+// layers 5..7 run after the transposition as vertical butterflies with per-lane zetas. The
+// butterflies and reductions are those of ntt.cpp, so the result is bit-exact. Bounds: each
+// layer adds less than q, so |a_i| < 8q < 2^15 before the final Barrett reduction.
+void mlkem_ntt_avx2(std::int16_t a[256]) noexcept {
+  __m256i r[16];
+  load16(r, a);
+#pragma GCC unroll 4
+  for (int m = 1; m <= 4; ++m) {
+    const int len = 8 >> (m - 1);  // in registers
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) {
+      if (i & len) continue;
+      const std::int16_t z = kZ.z[(1 << (m - 1)) + i / (2 * len)];
+      ct_bfly(r[i], r[i + len], _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
+    }
+  }
+  transpose16(r);
+#pragma GCC unroll 8
+  for (int l = 0; l < 8; ++l) ct_bfly(r[l], r[l + 8], vz(kT.fwd5), vzt(kT.fwd5));
+#pragma GCC unroll 16
+  for (int l = 0; l < 16; ++l)
+    if (!(l & 4)) ct_bfly(r[l], r[l + 4], vz(kT.fwd6[l >> 3]), vzt(kT.fwd6[l >> 3]));
+#pragma GCC unroll 16
+  for (int l = 0; l < 16; ++l)
+    if (!(l & 2)) ct_bfly(r[l], r[l + 2], vz(kT.fwd7[l >> 2]), vzt(kT.fwd7[l >> 2]));
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) r[i] = barrett(r[i]);
+  store16(a, r);
+}
+
+// Mirror image of mlkem_ntt_avx2, with the reductions of ntt.cpp: sums Barrett-reduced at
+// layers 5 and 2, then the scaling by 128^-1 R^2. Bounds as in NttPlanEntry::inverse.
+void mlkem_inverse_ntt_avx2(std::int16_t a[256]) noexcept {
+  __m256i r[16];
+  load16(r, a);
+#pragma GCC unroll 16
+  for (int l = 0; l < 16; ++l)
+    if (!(l & 2)) gs_bfly<false>(r[l], r[l + 2], vz(kT.inv7[l >> 2]), vzt(kT.inv7[l >> 2]));
+#pragma GCC unroll 16
+  for (int l = 0; l < 16; ++l)
+    if (!(l & 4)) gs_bfly<false>(r[l], r[l + 4], vz(kT.inv6[l >> 3]), vzt(kT.inv6[l >> 3]));
+#pragma GCC unroll 8
+  for (int l = 0; l < 8; ++l) gs_bfly<true>(r[l], r[l + 8], vz(kT.inv5), vzt(kT.inv5));
+  transpose16(r);
+#pragma GCC unroll 4
+  for (int m = 4; m >= 1; --m) {
+    const int len = 8 >> (m - 1);
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) {
+      if (i & len) continue;
+      const std::int16_t z = kZ.z[(1 << m) - 1 - i / (2 * len)];
+      if (m == 2)
+        gs_bfly<true>(r[i], r[i + len], _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
+      else
+        gs_bfly<false>(r[i], r[i + len], _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
+    }
+  }
+  const __m256i s = _mm256_set1_epi16(kInvScale), st = _mm256_set1_epi16(twist(kInvScale));
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) r[i] = mul_zeta(r[i], s, st);
+  store16(a, r);
+}
+
+namespace {
+
+// BaseCaseMultiply (Algorithm 12) on registers (2m, 2m+1) of a and b: 16 pairs at once,
+// with the operations of ntt.cpp's multiply_ntts_acc, so c0, c1 are bit-exact.
+inline void basemul_pair(__m256i& c0, __m256i& c1, const std::int16_t* a, const std::int16_t* b, int m) {
+  const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * m));
+  const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * m + 16));
+  const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32 * m));
+  const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32 * m + 16));
+  c0 = _mm256_add_epi16(mul_zeta(fqmul(a1, b1), vz(kT.gamma[m]), vzt(kT.gamma[m])), fqmul(a0, b0));
+  c1 = _mm256_add_epi16(fqmul(a0, b1), fqmul(a1, b0));
+}
+
+}  // namespace
+
+void mlkem_basemul_acc_avx2(std::int16_t r[256], const std::int16_t a[256], const std::int16_t b[256]) noexcept {
+  for (int m = 0; m < 8; ++m) {
+    __m256i c0, c1;
+    basemul_pair(c0, c1, a, b, m);
+    auto* p0 = reinterpret_cast<__m256i*>(r + 32 * m);
+    auto* p1 = reinterpret_cast<__m256i*>(r + 32 * m + 16);
+    _mm256_storeu_si256(p0, _mm256_add_epi16(_mm256_loadu_si256(p0), c0));
+    _mm256_storeu_si256(p1, _mm256_add_epi16(_mm256_loadu_si256(p1), c1));
+  }
+}
+
+void mlkem_inner_product_avx2(std::int16_t r[256], const std::int16_t* a, const std::int16_t* b, int k) noexcept {
+  for (int m = 0; m < 8; ++m) {
+    __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
+    for (int j = 0; j < k; ++j) {  // k <= 4 terms, each < 2q: |s| < 8q < 2^15
+      __m256i c0, c1;
+      basemul_pair(c0, c1, a + 256 * j, b + 256 * j, m);
+      s0 = _mm256_add_epi16(s0, c0);
+      s1 = _mm256_add_epi16(s1, c1);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + 32 * m), barrett(s0));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + 32 * m + 16), barrett(s1));
+  }
+}
+
+void mlkem_reduce_avx2(std::int16_t a[256]) noexcept {
+  for (int i = 0; i < 256; i += 16) {
+    auto* p = reinterpret_cast<__m256i*>(a + i);
+    _mm256_storeu_si256(p, barrett(_mm256_loadu_si256(p)));
+  }
+}
+
+void mlkem_tomont_add_reduce_avx2(std::int16_t t[256], const std::int16_t e[256]) noexcept {
+  constexpr std::int16_t kR2 = 1353;  // R^2 mod q: fqmul(x, R^2) = x R mod q
+  const __m256i r2 = _mm256_set1_epi16(kR2), r2t = _mm256_set1_epi16(twist(kR2));
+  for (int i = 0; i < 256; i += 16) {
+    auto* p = reinterpret_cast<__m256i*>(t + i);
+    const __m256i x = mul_zeta(_mm256_loadu_si256(p), r2, r2t);  // |x| < q
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(e + i));
+    _mm256_storeu_si256(p, barrett(_mm256_add_epi16(x, y)));
+  }
+}
+
+void mlkem_add_reduce_avx2(std::int16_t r[256], const std::int16_t a[256], const std::int16_t* b) noexcept {
+  for (int i = 0; i < 256; i += 16) {
+    auto* p = reinterpret_cast<__m256i*>(r + i);
+    __m256i x = _mm256_add_epi16(_mm256_loadu_si256(p), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)));
+    if (b != nullptr) x = _mm256_add_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)));
+    _mm256_storeu_si256(p, barrett(x));
+  }
+}
+
+void mlkem_sub_reduce_avx2(std::int16_t r[256], const std::int16_t a[256]) noexcept {
+  for (int i = 0; i < 256; i += 16) {
+    auto* p = reinterpret_cast<__m256i*>(r + i);
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
+    _mm256_storeu_si256(p, barrett(_mm256_sub_epi16(x, _mm256_loadu_si256(p))));
+  }
+}
+
+// ---- ByteEncode_d / ByteDecode_d ---------------------------------------------------------------
+namespace {
+
+/// pshufb controls for packing: within a 128-bit lane, qword 0 holds 4 d-bit values (4d bits)
+/// and qword 1 the next 4, pre-shifted left by 4d mod 8 bits; output byte j (j < d) is byte j
+/// of qword 0 OR byte j - floor(4d/8) of qword 1.
+struct PackCtl {
+  std::uint8_t a[16];
+  std::uint8_t b[16];
+};
+constexpr PackCtl make_pack_ctl(int d) {
+  PackCtl c{};
+  const int full = (4 * d + 7) / 8, f = (4 * d) / 8;
+  for (int j = 0; j < 16; ++j) {
+    c.a[j] = (j < d && j < full) ? static_cast<std::uint8_t>(j) : 0x80;
+    c.b[j] = (j < d && j >= f && j - f < 8) ? static_cast<std::uint8_t>(8 + j - f) : 0x80;
+  }
+  return c;
+}
+
+/// pshufb controls and shifts for unpacking 8 d-bit values from d bytes in a 128-bit lane:
+/// value k starts at bit k d: 32-bit lane t of `even` gets bytes from (2t d)/8, of `odd` from
+/// ((2t+1) d)/8, shifted right by the bit offset.
+struct UnpackCtl {
+  std::uint8_t even[16];
+  std::uint8_t odd[16];
+  std::int32_t se[4];
+  std::int32_t so[4];
+};
+constexpr UnpackCtl make_unpack_ctl(int d) {
+  UnpackCtl c{};
+  for (int t = 0; t < 4; ++t) {
+    const int be = (2 * t * d) / 8, bo = ((2 * t + 1) * d) / 8;
+    for (int k = 0; k < 4; ++k) {
+      c.even[4 * t + k] = static_cast<std::uint8_t>(be + k);
+      c.odd[4 * t + k] = static_cast<std::uint8_t>(bo + k);
+    }
+    c.se[t] = (2 * t * d) % 8;
+    c.so[t] = ((2 * t + 1) * d) % 8;
+  }
+  return c;
+}
+
+template <int D>
+struct Ctl {
+  static constexpr PackCtl pack = make_pack_ctl(D);
+  static constexpr UnpackCtl unpack = make_unpack_ctl(D);
+};
+
+inline __m256i bcast128(const std::uint8_t* p) {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+/// Packs 16 values < 2^D (one register) into 2D bytes: bytes 0..D-1 in the low 128-bit lane,
+/// bytes D..2D-1 in the high one.
+template <int D>
+inline __m256i pack16(__m256i x) {
+  // pairs: lo + hi 2^D in 32-bit lanes (2D bits)
+  __m256i w = _mm256_madd_epi16(x, _mm256_set1_epi32(1 | (1 << (16 + D))));
+  // quads: lo + hi 2^(2D) in 64-bit lanes (4D bits)
+  w = _mm256_sllv_epi32(w, _mm256_set_epi32(0, 32 - 2 * D, 0, 32 - 2 * D, 0, 32 - 2 * D, 0, 32 - 2 * D));
+  w = _mm256_srli_epi64(w, 32 - 2 * D);
+  constexpr int s = (4 * D) % 8;
+  if constexpr (s != 0) w = _mm256_sllv_epi64(w, _mm256_set_epi64x(s, 0, s, 0));
+  const __m256i a = _mm256_shuffle_epi8(w, bcast128(Ctl<D>::pack.a));
+  const __m256i b = _mm256_shuffle_epi8(w, bcast128(Ctl<D>::pack.b));
+  return _mm256_or_si256(a, b);
+}
+
+/// Inverse of pack16: x holds bytes 0..D-1 of 8 values in the low lane and of the next 8 in
+/// the high lane (bytes beyond are ignored). Out: 16 values < 2^D.
+template <int D>
+inline __m256i unpack16(__m256i x) {
+  const __m256i mask = _mm256_set1_epi32((1 << D) - 1);
+  const __m256i se = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(Ctl<D>::unpack.se)));
+  const __m256i so = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(Ctl<D>::unpack.so)));
+  const __m256i e = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, bcast128(Ctl<D>::unpack.even)), se), mask);
+  const __m256i o = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, bcast128(Ctl<D>::unpack.odd)), so), mask);
+  return _mm256_or_si256(e, _mm256_slli_epi32(o, 16));
+}
+
+/// ByteEncode_D of 256 values < 2^D given as 16 registers produced by `get(g)`.
+template <int D, class Get>
+inline void encode_poly(std::uint8_t* out, Get get) {
+  alignas(32) std::uint8_t buf[32 * D + 32];
+  for (int g = 0; g < 16; ++g) {
+    const __m256i p = pack16<D>(get(g));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(buf + 2 * D * g), _mm256_castsi256_si128(p));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(buf + 2 * D * g + D), _mm256_extracti128_si256(p, 1));
+  }
+  memcpy(out, buf, 32 * D);
+}
+
+/// ByteDecode_D into 16 registers handed to `put(g, values)`.
+template <int D, class Put>
+inline void decode_poly(const std::uint8_t* in, Put put) {
+  alignas(32) std::uint8_t buf[32 * D + 32];
+  memcpy(buf, in, 32 * D);
+  memset(buf + 32 * D, 0, 32);
+  for (int g = 0; g < 16; ++g) {
+    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 2 * D * g));
+    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 2 * D * g + D));
+    put(g, unpack16<D>(_mm256_set_m128i(hi, lo)));
+  }
+}
+
+// Compress_d(x) = round(2^d x / q) mod 2^d for 0 <= x < q. Estimate y' = round(hi(16 x B) / 16)
+// with B = round(2^(16+d) / q): |y' - y| <= 1 (error of hi() under 1.41 units of 1/16). The
+// remainder r = 2^(d+1) x + q - 2q y', computed mod 2^16, is then exact (its true value lies in
+// [-2q, 4q)), and y = y' + [r >= 2q] - [r < 0]. Checked exhaustively in the tests.
+template <int D>
+inline __m256i compress16(__m256i a) {
+  constexpr std::uint16_t kB = static_cast<std::uint16_t>(((1u << (16 + D)) + kQ / 2) / kQ);
+  const __m256i x = to_canonical(a);
+  const __m256i v = _mm256_mulhi_epu16(_mm256_slli_epi16(x, 4), _mm256_set1_epi16(static_cast<std::int16_t>(kB)));
+  __m256i y = _mm256_srli_epi16(_mm256_add_epi16(v, _mm256_set1_epi16(8)), 4);
+  const __m256i n = _mm256_add_epi16(_mm256_slli_epi16(x, D + 1), _mm256_set1_epi16(kQ));
+  const __m256i r = _mm256_sub_epi16(n, _mm256_mullo_epi16(y, _mm256_set1_epi16(2 * kQ)));
+  const __m256i ge = _mm256_cmpgt_epi16(r, _mm256_set1_epi16(2 * kQ - 1));  // -1 where r >= 2q
+  const __m256i lt = _mm256_srai_epi16(r, 15);                               // -1 where r < 0
+  y = _mm256_add_epi16(_mm256_sub_epi16(y, ge), lt);
+  return _mm256_and_si256(y, _mm256_set1_epi16((1 << D) - 1));
+}
+
+/// Decompress_d(y) = (q y + 2^(d-1)) >> d = mulhrs(y 2^(15-d), q). In: 0 <= y < 2^d.
+template <int D>
+inline __m256i decompress16(__m256i y) {
+  return _mm256_mulhrs_epi16(_mm256_slli_epi16(y, 15 - D), _mm256_set1_epi16(kQ));
+}
+
+inline __m256i load_reg(const std::int16_t* a, int g) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * g));
+}
+inline void store_reg(std::int16_t* a, int g, __m256i v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 16 * g), v);
+}
+
+template <int D>
+void compress_encode(std::uint8_t* out, const std::int16_t* a) {
+  encode_poly<D>(out, [a](int g) { return compress16<D>(load_reg(a, g)); });
+}
+
+template <int D>
+void decode_decompress(std::int16_t* a, const std::uint8_t* in) {
+  decode_poly<D>(in, [a](int g, __m256i v) { store_reg(a, g, decompress16<D>(v)); });
+}
+
+}  // namespace
+
+void mlkem_decode12_avx2(std::int16_t a[256], const std::uint8_t in[384]) noexcept {
+  __m256i r[16];
+  decode_poly<12>(in, [&r](int g, __m256i v) { r[g] = cond_sub_q(v); });
+  transpose16(r);
+  store16(a, r);
+}
+
+void mlkem_encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexcept {
+  __m256i r[16];
+  load16(r, a);
+  transpose16(r);
+  for (auto& x : r) x = to_canonical(x);
+  encode_poly<12>(out, [&r](int g) { return r[g]; });
+  volatile char* wipe = reinterpret_cast<volatile char*>(r);  // may be a secret key
+  for (unsigned i = 0; i < sizeof r; ++i) wipe[i] = 0;
+}
+
+bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
+  __m256i bad = _mm256_setzero_si256();
+  decode_poly<12>(in, [&bad](int, __m256i v) {
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi16(v, _mm256_set1_epi16(kQ - 1)));
+  });
+  return _mm256_testz_si256(bad, bad) != 0;
+}
+
+void mlkem_compress_encode_avx2(std::uint8_t* out, const std::int16_t a[256], int d) noexcept {
+  switch (d) {
+    case 1: compress_encode<1>(out, a); break;
+    case 4: compress_encode<4>(out, a); break;
+    case 5: compress_encode<5>(out, a); break;
+    case 10: compress_encode<10>(out, a); break;
+    case 11: compress_encode<11>(out, a); break;
+    default: break;
+  }
+}
+
+void mlkem_decode_decompress_avx2(std::int16_t a[256], const std::uint8_t* in, int d) noexcept {
+  switch (d) {
+    case 1: decode_decompress<1>(a, in); break;
+    case 4: decode_decompress<4>(a, in); break;
+    case 5: decode_decompress<5>(a, in); break;
+    case 10: decode_decompress<10>(a, in); break;
+    case 11: decode_decompress<11>(a, in); break;
+    default: break;
+  }
+}
+
+}  // namespace pqkem::simd::avx2

@@ -1,0 +1,532 @@
+// ML-KEM AVX2 kernels against their portable twins (lib/mlkem), the 4-way and 1-way Keccak
+// against OpenSSL, and the whole KEM once per implementation, byte for byte.
+//
+// On a CPU with AVX2, BMI2 and POPCNT the AVX2 kernels must be compiled in, usable and
+// selected: anything else FAILS (never skips). On a CPU without them the tests check that
+// dispatch falls back to the portable code.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hash.hpp"
+#include "mlkem/backend.hpp"
+#include "mlkem/encoding.hpp"
+#include "mlkem/ntt.hpp"
+#include "mlkem/sampling.hpp"
+#include "pqkem.hpp"
+#include "simd/cpu.hpp"
+#include "simd/dispatch.hpp"
+
+#ifndef PQKEM_HAVE_AVX2
+#define PQKEM_HAVE_AVX2 0
+#endif
+
+namespace pqkem::mlkem {
+namespace {
+
+bool cpu_has_avx2() {
+  const auto& f = simd::cpu_features();
+  return f.avx2 && f.bmi2 && f.popcnt;
+}
+
+TEST(MlKemAvx2, UsableWheneverTheCpuHasAvx2) {
+  if (cpu_has_avx2()) {
+    EXPECT_TRUE(PQKEM_HAVE_AVX2) << "the CPU has AVX2 but this build has no ML-KEM AVX2 kernels";
+    EXPECT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
+    EXPECT_EQ(simd::best_impl(), simd::Impl::avx2);
+  } else {
+    EXPECT_FALSE(simd::impl_usable(simd::Impl::avx2));
+    EXPECT_EQ(simd::best_impl(), simd::Impl::portable);
+    EXPECT_EQ(simd::active_impl(), simd::Impl::portable);
+  }
+}
+
+// The whole KEM under both implementations: identical keys, ciphertexts and shared secrets
+// (also for implicit rejection and for the key checks). Runs everywhere; on a CPU without AVX2
+// it checks that asking for AVX2 fails and the operations run (portable).
+class KemBothImpls : public ::testing::TestWithParam<Scheme> {
+protected:
+  void TearDown() override { simd::set_impl_auto(); }
+};
+
+TEST_P(KemBothImpls, SameBytesUnderEveryImplementation) {
+  const Scheme s = GetParam();
+  const SchemeInfo& info = scheme_info(s);
+  if (!cpu_has_avx2()) {
+    EXPECT_THROW(simd::set_impl(simd::Impl::avx2), Error);
+    return;
+  }
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 40; ++trial) {
+    Bytes kc(64), ec(32);
+    for (auto& b : kc) b = static_cast<std::uint8_t>(rng());
+    for (auto& b : ec) b = static_cast<std::uint8_t>(rng());
+    simd::set_impl(simd::Impl::portable);
+    ASSERT_EQ(simd::active_impl(), simd::Impl::portable);
+    const KeyPair kp = keygen_derand(s, kc);
+    const Encapsulation e = encaps_derand(s, kp.pk, ec);
+    Bytes bad_ct = e.ct;
+    bad_ct[static_cast<std::size_t>(rng() % bad_ct.size())] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+    const SecretBytes ss = decaps(s, kp.sk, e.ct);
+    const SecretBytes ss_bad = decaps(s, kp.sk, bad_ct);
+
+    simd::set_impl(simd::Impl::avx2);
+    ASSERT_EQ(simd::active_impl(), simd::Impl::avx2);
+    const KeyPair kp2 = keygen_derand(s, kc);
+    ASSERT_EQ(kp2.pk, kp.pk) << info.name << " trial " << trial;
+    ASSERT_TRUE(std::equal(kp2.sk.data(), kp2.sk.data() + kp2.sk.size(), kp.sk.data()));
+    const Encapsulation e2 = encaps_derand(s, kp.pk, ec);
+    ASSERT_EQ(e2.ct, e.ct);
+    ASSERT_TRUE(std::equal(e2.ss.data(), e2.ss.data() + 32, e.ss.data()));
+    const SecretBytes ss2 = decaps(s, kp.sk, e.ct);
+    ASSERT_TRUE(std::equal(ss2.data(), ss2.data() + 32, ss.data()));
+    ASSERT_TRUE(std::equal(ss2.data(), ss2.data() + 32, e.ss.data()));
+    const SecretBytes ss2_bad = decaps(s, kp.sk, bad_ct);
+    ASSERT_TRUE(std::equal(ss2_bad.data(), ss2_bad.data() + 32, ss_bad.data()));
+
+    // The modulus check of ek: an unreduced coefficient (q or 4095) anywhere is refused by both.
+    Bytes bad_pk = kp.pk;
+    const std::size_t at = 3 * static_cast<std::size_t>(rng() % (info.pk_bytes / 3 - 11));
+    const int v = (trial & 1) ? kQ : 4095;
+    bad_pk[at] = static_cast<std::uint8_t>(v & 0xFF);
+    bad_pk[at + 1] = static_cast<std::uint8_t>((bad_pk[at + 1] & 0xF0) | (v >> 8));
+    for (const auto impl : {simd::Impl::portable, simd::Impl::avx2}) {
+      simd::set_impl(impl);
+      EXPECT_THROW(check_public_key(s, bad_pk), Error);
+      EXPECT_NO_THROW(check_public_key(s, kp.pk));
+      SecretBytes bad_sk = kp.sk.clone();
+      bad_sk[info.sk_bytes - 40] ^= 1;  // inside H(ek)
+      EXPECT_THROW(check_secret_key(s, bad_sk), Error);
+      EXPECT_NO_THROW(check_secret_key(s, kp.sk));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllMlKem, KemBothImpls,
+                         ::testing::Values(Scheme::MlKem512, Scheme::MlKem768, Scheme::MlKem1024),
+                         [](const auto& info) { return std::string(scheme_info(info.param).name).substr(7); });
+
+#if PQKEM_HAVE_AVX2
+namespace av = simd::avx2;
+using Arr = std::array<std::int16_t, kN>;
+
+class Avx2Kernel : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(cpu_has_avx2()) << "no AVX2 on this CPU: the kernel tests cannot run the AVX2 code";
+    ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
+  }
+  std::mt19937_64 rng{12345};
+
+  Arr random_coeffs(int bound) {  // |c| < bound
+    Arr a;
+    for (auto& x : a) x = static_cast<std::int16_t>(static_cast<int>(rng() % (2 * bound - 1)) - (bound - 1));
+    return a;
+  }
+  std::vector<Arr> inputs(int bound) {  // random ones, then extremes
+    std::vector<Arr> v;
+    for (int i = 0; i < 200; ++i) v.push_back(random_coeffs(bound));
+    for (const int c : {0, 1, -1, bound - 1, -(bound - 1)}) {
+      Arr a;
+      a.fill(static_cast<std::int16_t>(c));
+      v.push_back(a);
+    }
+    Arr alt;
+    for (int i = 0; i < kN; ++i) alt[i] = static_cast<std::int16_t>((i & 1) ? bound - 1 : -(bound - 1));
+    v.push_back(alt);
+    return v;
+  }
+  std::vector<std::uint8_t> random_bytes(std::size_t n) {
+    std::vector<std::uint8_t> b(n);
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    return b;
+  }
+};
+
+Arr transposed(Arr a) {
+  av::mlkem_transpose_avx2(a.data());
+  return a;
+}
+
+TEST_F(Avx2Kernel, TransposeIsTheDocumentedOrder) {
+  Arr a;
+  for (int i = 0; i < kN; ++i) a[i] = static_cast<std::int16_t>(i);
+  const Arr t = transposed(a);
+  for (int i = 0; i < 16; ++i)
+    for (int l = 0; l < 16; ++l) ASSERT_EQ(t[16 * l + i], 16 * i + l);
+  EXPECT_EQ(transposed(t), a);
+}
+
+TEST_F(Avx2Kernel, NttMatchesPortable) {
+  for (const Arr& in : inputs(kQ)) {
+    const NttPoly want = ntt(Poly{in});
+    Arr got = in;
+    av::mlkem_ntt_avx2(got.data());
+    ASSERT_EQ(transposed(got), want.c);
+    for (auto x : got) ASSERT_LE(std::abs(x), (kQ - 1) / 2);
+  }
+}
+
+TEST_F(Avx2Kernel, InverseNttMatchesPortable) {
+  for (const Arr& in : inputs(kQ)) {
+    const Poly want = inverse_ntt(NttPoly{in});
+    Arr got = transposed(in);
+    av::mlkem_inverse_ntt_avx2(got.data());
+    ASSERT_EQ(got, want.c);
+    for (auto x : got) ASSERT_LT(std::abs(x), kQ);
+  }
+}
+
+TEST_F(Avx2Kernel, BasemulAndInnerProductMatchPortable) {
+  const auto in = inputs(kQ);
+  for (std::size_t t = 0; t + 4 < in.size(); ++t) {
+    // accumulate onto a nonzero r, as multiply_ntts_acc allows
+    NttPoly r_ref{random_coeffs(2 * kQ)};
+    Arr r = transposed(r_ref.c);
+    multiply_ntts_acc(r_ref, NttPoly{in[t]}, NttPoly{in[t + 1]});
+    av::mlkem_basemul_acc_avx2(r.data(), transposed(in[t]).data(), transposed(in[t + 1]).data());
+    ASSERT_EQ(transposed(r), r_ref.c);
+
+    for (int k = 1; k <= 4; ++k) {
+      NttPoly a[4], b[4];
+      Arr at[4], bt[4];
+      for (int j = 0; j < k; ++j) {
+        a[j].c = in[(t + j) % in.size()];
+        b[j].c = in[(t + 2 * j + 1) % in.size()];
+        at[j] = transposed(a[j].c);
+        bt[j] = transposed(b[j].c);
+      }
+      NttPoly want;
+      RefBackend::inner_product(want, a, b, k);
+      Arr got;
+      av::mlkem_inner_product_avx2(got.data(), at[0].data(), bt[0].data(), k);
+      ASSERT_EQ(transposed(got), want.c) << "k = " << k;
+    }
+  }
+}
+
+TEST_F(Avx2Kernel, ReductionsMatchPortable) {
+  for (int t = 0; t < 300; ++t) {
+    Arr a = random_coeffs(t < 100 ? 32768 : kQ), e = random_coeffs(kQ);
+    if (t == 0) a.fill(-32768);
+    if (t == 1) a.fill(32767);
+    Arr r = a;
+    av::mlkem_reduce_avx2(r.data());
+    for (int i = 0; i < kN; ++i) ASSERT_EQ(r[i], barrett_reduce(a[i]));
+
+    const Arr half = random_coeffs((kQ + 1) / 2);
+    NttPoly want{half};
+    RefBackend::tomont_add_reduce(want, NttPoly{e});
+    Arr got = half;
+    av::mlkem_tomont_add_reduce_avx2(got.data(), e.data());
+    ASSERT_EQ(got, want.c);
+
+    const Arr x = random_coeffs(kQ), y = random_coeffs(kQ), z = random_coeffs(kQ);
+    Poly p{x};
+    RefBackend::add_reduce(p, Poly{y}, t & 1 ? nullptr : &static_cast<const Poly&>(Poly{z}));
+    Arr q = x;
+    av::mlkem_add_reduce_avx2(q.data(), y.data(), t & 1 ? nullptr : z.data());
+    ASSERT_EQ(q, p.c);
+
+    Poly s{x};
+    RefBackend::sub_reduce(s, Poly{y});
+    Arr u = x;
+    av::mlkem_sub_reduce_avx2(u.data(), y.data());
+    ASSERT_EQ(u, s.c);
+  }
+}
+
+template <int D>
+void check_compress_encode(Avx2Kernel& self, const Arr& a) {
+  (void)self;
+  std::array<std::uint8_t, 32 * D> want{}, got{};
+  RefBackend::compress_encode<D>(Poly{a}, want);
+  av::mlkem_compress_encode_avx2(got.data(), a.data(), D);
+  ASSERT_EQ(got, want) << "d = " << D;
+}
+
+template <int D>
+void check_decode_decompress(const std::vector<std::uint8_t>& bytes) {
+  const auto in = std::span<const std::uint8_t, 32 * D>(bytes.data(), 32 * D);
+  const Poly want = RefBackend::decode_decompress<D>(in);
+  Arr got;
+  av::mlkem_decode_decompress_avx2(got.data(), bytes.data(), D);
+  ASSERT_EQ(got, want.c) << "d = " << D;
+}
+
+TEST_F(Avx2Kernel, CompressEncodeMatchesPortableOnEveryValue) {
+  // Every representative in (-q, q) appears at every position of some polynomial.
+  std::vector<Arr> polys;
+  for (int start = -(kQ - 1); start < kQ; start += kN) {
+    Arr a;
+    for (int i = 0; i < kN; ++i) a[i] = static_cast<std::int16_t>(std::min(start + i, kQ - 1));
+    polys.push_back(a);
+    std::rotate(a.begin(), a.begin() + 77, a.end());
+    polys.push_back(a);
+  }
+  for (const Arr& a : inputs(kQ)) polys.push_back(a);
+  for (const Arr& a : polys) {
+    check_compress_encode<1>(*this, a);
+    check_compress_encode<4>(*this, a);
+    check_compress_encode<5>(*this, a);
+    check_compress_encode<10>(*this, a);
+    check_compress_encode<11>(*this, a);
+  }
+}
+
+TEST_F(Avx2Kernel, DecodeDecompressMatchesPortable) {
+  for (int t = 0; t < 300; ++t) {
+    std::vector<std::uint8_t> b = random_bytes(32 * 11);
+    if (t == 0) std::fill(b.begin(), b.end(), 0xFF);
+    if (t == 1) std::fill(b.begin(), b.end(), 0x00);
+    check_decode_decompress<1>(b);
+    check_decode_decompress<4>(b);
+    check_decode_decompress<5>(b);
+    check_decode_decompress<10>(b);
+    check_decode_decompress<11>(b);
+  }
+}
+
+TEST_F(Avx2Kernel, ByteEncodeDecode12MatchPortable) {
+  for (int t = 0; t < 300; ++t) {
+    std::vector<std::uint8_t> b = random_bytes(kPolyBytes);
+    if (t == 0) std::fill(b.begin(), b.end(), 0xFF);  // 4095 everywhere
+    if (t == 1)
+      for (std::size_t p = 0; p < kPolyBytes; p += 3) {  // q - 1 and q alternately... both slots
+        b[p] = static_cast<std::uint8_t>((kQ - 1) & 0xFF);
+        b[p + 1] = static_cast<std::uint8_t>(((kQ - 1) >> 8) | ((kQ & 0xF) << 4));
+        b[p + 2] = static_cast<std::uint8_t>(kQ >> 4);
+      }
+    const auto in = std::span<const std::uint8_t, kPolyBytes>(b.data(), kPolyBytes);
+    const NttPoly want = decode_ntt_poly(in);
+    Arr got;
+    av::mlkem_decode12_avx2(got.data(), b.data());
+    ASSERT_EQ(transposed(got), want.c);
+    ASSERT_EQ(av::mlkem_is_canonical12_avx2(b.data()), is_canonical_encoding(in));
+
+    const Arr a = random_coeffs(kQ);
+    std::array<std::uint8_t, kPolyBytes> e_ref{}, e_avx{};
+    encode_ntt_poly(NttPoly{a}, e_ref);
+    av::mlkem_encode12_avx2(e_avx.data(), transposed(a).data());
+    ASSERT_EQ(e_avx, e_ref);
+  }
+  // A single unreduced coefficient at each position is caught.
+  for (int pos = 0; pos < kN; ++pos) {
+    std::array<std::uint8_t, kPolyBytes> b{};
+    const std::size_t p = 3 * static_cast<std::size_t>(pos / 2);
+    if (pos % 2 == 0) {
+      b[p] = kQ & 0xFF;
+      b[p + 1] = kQ >> 8;
+    } else {
+      b[p + 1] = static_cast<std::uint8_t>((kQ & 0xF) << 4);
+      b[p + 2] = static_cast<std::uint8_t>(kQ >> 4);
+    }
+    ASSERT_FALSE(av::mlkem_is_canonical12_avx2(b.data())) << pos;
+  }
+}
+
+TEST_F(Avx2Kernel, CbdMatchesPortable) {
+  for (int t = 0; t < 300; ++t) {
+    std::vector<std::uint8_t> b = random_bytes(192);
+    if (t == 0) std::fill(b.begin(), b.end(), 0xFF);
+    if (t == 1) std::fill(b.begin(), b.end(), 0x00);
+    if (t == 2) std::fill(b.begin(), b.end(), 0x0F);
+    if (t == 3) std::fill(b.begin(), b.end(), 0xF0);
+    Arr got;
+    av::mlkem_cbd_avx2(got.data(), b.data(), 2);
+    ASSERT_EQ(got, sample_poly_cbd<2>(std::span<const std::uint8_t, 128>(b.data(), 128)).c);
+    av::mlkem_cbd_avx2(got.data(), b.data(), 3);
+    ASSERT_EQ(got, sample_poly_cbd<3>(std::span<const std::uint8_t, 192>(b.data(), 192)).c);
+  }
+}
+
+TEST_F(Avx2Kernel, RejectionSamplingMatchesPortableLoop) {
+  for (int t = 0; t < 500; ++t) {
+    std::vector<std::uint8_t> buf = random_bytes(3 * 168 + 8);
+    if (t % 5 == 1)  // mostly rejected candidates: 0xFFF, with a few accepted
+      for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = (rng() % 8 == 0) ? buf[i] : 0xFF;
+    const std::size_t len = 3 * (1 + rng() % 168);
+    Arr got{}, want{};
+    unsigned ctr0 = static_cast<unsigned>(rng() % 257);
+    unsigned c_want = ctr0;
+    for (std::size_t p = 0; p + 3 <= len && c_want < 256; p += 3) {
+      const int d1 = buf[p] | ((buf[p + 1] & 0x0f) << 8);
+      const int d2 = (buf[p + 1] >> 4) | (buf[p + 2] << 4);
+      if (d1 < kQ) want[c_want++] = static_cast<std::int16_t>(d1);
+      if (d2 < kQ && c_want < 256) want[c_want++] = static_cast<std::int16_t>(d2);
+    }
+    const unsigned c_got = av::mlkem_rej_uniform_avx2(got.data(), ctr0, buf.data(), len);
+    ASSERT_EQ(c_got, c_want);
+    for (unsigned i = ctr0; i < c_got; ++i) ASSERT_EQ(got[i], want[i]) << i;
+  }
+}
+
+TEST_F(Avx2Kernel, SampleNttX4MatchesPortable) {
+  int needed_more = 0;
+  for (int t = 0; t < 300; ++t) {
+    const auto rho_v = random_bytes(32);
+    const auto rho = std::span<const std::uint8_t, 32>(rho_v.data(), 32);
+    const int n = 1 + t % 4;
+    std::uint8_t xy[4][2];
+    for (auto& p : xy) {
+      p[0] = static_cast<std::uint8_t>(rng());
+      p[1] = static_cast<std::uint8_t>(rng());
+    }
+    Arr out[4];
+    std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
+    av::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, n);
+    for (int j = 0; j < n; ++j) {
+      const NttPoly want = sample_ntt(rho, xy[j][0], xy[j][1]);
+      ASSERT_EQ(transposed(out[j]), want.c) << "trial " << t << " lane " << j;
+    }
+    // count inputs that needed a fourth block (about 1 in 100): the squeeze-more path ran
+    std::array<std::uint8_t, 504 + 8> s{};  // + 8: rej_uniform's read overrun
+    const std::uint8_t idx[2] = {xy[0][0], xy[0][1]};
+    hash::shake128(std::span<std::uint8_t>(s.data(), 504), {rho, idx});
+    Arr tmp{};
+    if (av::mlkem_rej_uniform_avx2(tmp.data(), 0, s.data(), 504) < 256) ++needed_more;
+  }
+  RecordProperty("inputs_needing_a_fourth_block", needed_more);
+}
+
+TEST_F(Avx2Kernel, SampleNttX4SqueezesMoreBlocksWhenNeeded) {
+  // Find seeds whose first three blocks give fewer than 256 coefficients, deterministically.
+  int found = 0;
+  for (int t = 0; t < 20000 && found < 5; ++t) {
+    std::array<std::uint8_t, 32> rho{};
+    for (int i = 0; i < 4; ++i) rho[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(t >> (8 * i));
+    std::array<std::uint8_t, 504 + 8> s{};  // + 8: rej_uniform's read overrun
+    const std::uint8_t idx[2] = {0, 0};
+    hash::shake128(std::span<std::uint8_t>(s.data(), 504), {rho, idx});
+    Arr tmp{};
+    if (av::mlkem_rej_uniform_avx2(tmp.data(), 0, s.data(), 504) == 256) continue;
+    ++found;
+    const std::uint8_t xy[4][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 0}};
+    Arr out[4];
+    std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
+    av::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, 4);
+    for (int j = 0; j < 4; ++j) ASSERT_EQ(transposed(out[j]), sample_ntt(rho, xy[j][0], xy[j][1]).c);
+  }
+  EXPECT_EQ(found, 5);
+}
+
+TEST_F(Avx2Kernel, SampleNoiseX4MatchesPortable) {
+  for (int t = 0; t < 100; ++t) {
+    const auto seed_v = random_bytes(32);
+    const auto seed = std::span<const std::uint8_t, 32>(seed_v.data(), 32);
+    const int n = 1 + t % 4;
+    std::uint8_t nonce[4];
+    for (auto& x : nonce) x = static_cast<std::uint8_t>(rng());
+    for (const int eta : {2, 3}) {
+      Arr out[4];
+      std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
+      av::mlkem_sample_noise_x4_avx2(o, seed.data(), nonce, n, eta);
+      for (int j = 0; j < n; ++j) {
+        const Poly want = eta == 2 ? sample_noise<2>(seed, nonce[j]) : sample_noise<3>(seed, nonce[j]);
+        ASSERT_EQ(out[j], want.c) << "eta " << eta << " lane " << j;
+      }
+    }
+  }
+}
+
+// ---- Keccak ------------------------------------------------------------------------------------
+
+TEST_F(Avx2Kernel, KeccakPermutationKnownAnswer) {
+  // Keccak-f[1600] of the zero state (the KeccakF-1600 reference test vector).
+  std::uint64_t s[25] = {};
+  av::keccak_f1600_x1(s);
+  EXPECT_EQ(s[0], 0xF1258F7940E1DDE7ULL);
+  EXPECT_EQ(s[1], 0x84D5CCF933C0478AULL);
+  EXPECT_EQ(s[24], 0xEAF1FF7B5CECA249ULL);
+  alignas(32) std::uint64_t s4[100] = {};
+  for (int i = 0; i < 25; ++i) s4[4 * i + 2] = s[i];  // lane 2 starts from one permutation
+  av::keccak_f1600_x4(s4);
+  std::uint64_t s2[25];
+  for (int i = 0; i < 25; ++i) s2[i] = s[i];
+  av::keccak_f1600_x1(s2);
+  for (int i = 0; i < 25; ++i) {
+    ASSERT_EQ(s4[4 * i + 0], i == 0 ? 0xF1258F7940E1DDE7ULL : s4[4 * i + 0]);
+    ASSERT_EQ(s4[4 * i + 1], s4[4 * i + 0]);
+    ASSERT_EQ(s4[4 * i + 3], s4[4 * i + 0]);
+    ASSERT_EQ(s4[4 * i + 2], s2[i]);
+    ASSERT_EQ(s4[4 * i + 0], s[i]);
+  }
+}
+
+// Every input length from 0 to several rate blocks (and output lengths across block
+// boundaries), four different random inputs per call: each lane equals OpenSSL's SHAKE.
+TEST_F(Avx2Kernel, Keccak4xMatchesOpenSslOnEveryLength) {
+  for (std::size_t len = 0; len <= 5 * 168 + 3; ++len) {
+    std::vector<std::uint8_t> in[4];
+    for (auto& v : in) v = random_bytes(len + 1);
+    const std::uint8_t* ip[4] = {in[0].data(), in[1].data(), in[2].data(), in[3].data()};
+    const std::size_t outlen = (len * 37) % (3 * 168 + 1);
+    std::vector<std::uint8_t> out[4];
+    for (auto& v : out) v.assign(outlen + 1, 0);
+    std::uint8_t* op[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
+    std::vector<std::uint8_t> want(outlen);
+    av::shake128_x4(op, outlen, ip, len);
+    for (int j = 0; j < 4; ++j) {
+      hash::shake128(want, {ByteView(in[j].data(), len)});
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), out[j].begin())) << "SHAKE128 len " << len << " lane " << j;
+    }
+    av::shake256_x4(op, outlen, ip, len);
+    for (int j = 0; j < 4; ++j) {
+      hash::shake256(want, {ByteView(in[j].data(), len)});
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), out[j].begin())) << "SHAKE256 len " << len << " lane " << j;
+    }
+    // block-wise squeezing
+    av::Shake128x4 st;
+    av::shake128x4_absorb(st, ip, len);
+    std::vector<std::uint8_t> blocks[4];
+    for (auto& v : blocks) v.assign(3 * 168, 0);
+    std::uint8_t* bp[4] = {blocks[0].data(), blocks[1].data(), blocks[2].data(), blocks[3].data()};
+    av::shake128x4_squeeze_blocks(st, bp, 2);
+    std::uint8_t* bp2[4] = {bp[0] + 336, bp[1] + 336, bp[2] + 336, bp[3] + 336};
+    av::shake128x4_squeeze_blocks(st, bp2, 1);
+    std::vector<std::uint8_t> want3(3 * 168);
+    for (int j = 0; j < 4; ++j) {
+      hash::shake128(want3, {ByteView(in[j].data(), len)});
+      ASSERT_EQ(blocks[j], want3) << "blocks, len " << len << " lane " << j;
+    }
+  }
+}
+
+TEST_F(Avx2Kernel, Keccak1xMatchesOpenSslOnEveryLength) {
+  for (std::size_t len = 0; len <= 5 * 168 + 3; ++len) {
+    const std::vector<std::uint8_t> in = random_bytes(len + 1);
+    const std::size_t split = len == 0 ? 0 : static_cast<std::size_t>(rng() % (len + 1));
+    std::array<std::uint8_t, 32> h{}, hw{};
+    av::sha3_256_x1(h.data(), in.data(), split, in.data() + split, len - split);
+    hash::sha3_256(hw, {ByteView(in.data(), len)});
+    ASSERT_EQ(h, hw) << "SHA3-256 len " << len;
+    std::array<std::uint8_t, 64> g{}, gw{};
+    av::sha3_512_x1(g.data(), in.data(), split, in.data() + split, len - split);
+    hash::sha3_512(gw, {ByteView(in.data(), len)});
+    ASSERT_EQ(g, gw) << "SHA3-512 len " << len;
+    const std::size_t outlen = (len * 13) % 400;
+    std::vector<std::uint8_t> j(outlen), jw(outlen);
+    av::shake256_x1(j.data(), outlen, in.data(), split, in.data() + split, len - split);
+    hash::shake256(jw, {ByteView(in.data(), len)});
+    ASSERT_EQ(j, jw) << "SHAKE256 len " << len;
+  }
+}
+
+#else   // !PQKEM_HAVE_AVX2
+
+TEST(MlKemAvx2, BuildWithoutKernelsFallsBackToPortable) {
+  EXPECT_FALSE(cpu_has_avx2()) << "the CPU has AVX2 but this build has no ML-KEM AVX2 kernels";
+  EXPECT_FALSE(simd::impl_usable(simd::Impl::avx2));
+  EXPECT_EQ(simd::active_impl(), simd::Impl::portable);
+}
+
+#endif  // PQKEM_HAVE_AVX2
+
+}  // namespace
+}  // namespace pqkem::mlkem

@@ -1,0 +1,40 @@
+// Linked into every vector-test executable: proves which implementation the vectors ran on.
+// The ctest runs with TEST_PREFIX "avx2." set PQKEM_IMPL=avx2 (tests/vectors/CMakeLists.txt);
+// there the AVX2 backend must really be active when the CPU has AVX2 (otherwise the whole run
+// would silently test the portable code twice), and the portable one when it has not.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "simd/cpu.hpp"
+#include "simd/dispatch.hpp"
+
+#ifndef PQKEM_IMPL_SELECTION_SUITE
+#define PQKEM_IMPL_SELECTION_SUITE ImplSelection
+#endif
+
+namespace pqkem::test {
+namespace {
+
+TEST(PQKEM_IMPL_SELECTION_SUITE, EnvironmentImplIsInEffect) {
+  const char* env = std::getenv("PQKEM_IMPL");
+  const std::string want = env != nullptr ? env : "auto";
+  const auto& f = simd::cpu_features();
+  const bool cpu_avx2 = f.avx2 && f.bmi2 && f.popcnt;
+  if (want == "avx2") {
+    if (cpu_avx2) {
+      ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
+      EXPECT_EQ(simd::active_impl(), simd::Impl::avx2);
+    } else {
+      EXPECT_EQ(simd::active_impl(), simd::Impl::portable);
+    }
+  } else if (want == "portable") {
+    EXPECT_EQ(simd::active_impl(), simd::Impl::portable);
+  } else {
+    EXPECT_EQ(simd::active_impl(), simd::best_impl());
+  }
+}
+
+}  // namespace
+}  // namespace pqkem::test
