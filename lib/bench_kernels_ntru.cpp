@@ -4,10 +4,12 @@
 #include <random>
 
 #include "bench_kernels.hpp"
+#include "ntru/kernels.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/poly.hpp"
 #include "ntru/sample.hpp"
 #include "ntru/sort.hpp"
+#include "simd/dispatch.hpp"
 
 namespace pqkem::bench {
 namespace {
@@ -33,23 +35,30 @@ std::vector<Kernel> ntru_kernels_for() {
   st->keys.resize(P::n - 1);
   for (auto& x : st->ft_bytes) x = static_cast<std::uint8_t>(rng());
   std::vector<Kernel> k;
-  const std::string impl = "portable";
-  k.push_back({"poly_Rq_mul", impl, [st] { ntru::poly_rq_mul(st->r, st->a, st->b); keep(st->r); }});
-  k.push_back({"poly_S3_mul", impl, [st] { ntru::poly_s3_mul(st->r, st->a, st->a); keep(st->r); }});
-  k.push_back({"poly_mul_x_minus_1", impl, [st] { ntru::poly_mul_x_minus_1(st->r, st->b); keep(st->r); }});
-  k.push_back({"crypto_sort (int32)", impl, [st, rng]() mutable {
-                 for (auto& x : st->keys) x = static_cast<std::int32_t>(rng());
-                 ntru::sort_int32(st->keys);
-                 keep(st->keys);
-               }});
-  if constexpr (P::hps) {
-    k.push_back({"sample_fixed_type", impl, [st] {
-                   ntru::sample_fixed_type<P>(st->r, st->ft_bytes);
-                   keep(st->r);
+  // One set of entries per usable implementation, each running that backend's kernel table.
+  for (const simd::Impl which : {simd::Impl::portable, simd::Impl::avx2}) {
+    if (!simd::impl_usable(which)) continue;
+    const ntru::Kernels<P>* kt = &ntru::kernels<P>(which);
+    if (kt->impl != which) continue;  // no such kernels in this build
+    const std::string impl(simd::impl_name(which));
+    k.push_back({"poly_Rq_mul", impl, [st, kt] { kt->poly_rq_mul(st->r, st->a, st->b); keep(st->r); }});
+    k.push_back({"poly_S3_mul", impl, [st, kt] { kt->poly_s3_mul(st->r, st->a, st->a); keep(st->r); }});
+    k.push_back({"poly_mul_x_minus_1", impl, [st, kt] { kt->poly_mul_x_minus_1(st->r, st->b); keep(st->r); }});
+    k.push_back({"crypto_sort (int32)", impl, [st, kt, rng]() mutable {
+                   for (auto& x : st->keys) x = static_cast<std::int32_t>(rng());
+                   kt->sort_int32(st->keys);
+                   keep(st->keys);
                  }});
+    if constexpr (P::hps) {
+      k.push_back({"sample_fixed_type", impl, [st, kt] {
+                     ntru::sample_fixed_type<P>(*kt, st->r, st->ft_bytes);
+                     keep(st->r);
+                   }});
+    }
+    k.push_back({"poly_S3_inv", impl, [st, kt] { kt->poly_s3_inv(st->r, st->a); keep(st->r); }});
+    k.push_back({"poly_R2_inv", impl, [st, kt] { kt->poly_r2_inv(st->r, st->a); keep(st->r); }});
+    k.push_back({"poly_Rq_inv", impl, [st, kt] { kt->poly_rq_inv(st->r, st->a); keep(st->r); }});
   }
-  k.push_back({"poly_S3_inv", impl, [st] { ntru::poly_s3_inv(st->r, st->a); keep(st->r); }});
-  k.push_back({"poly_Rq_inv", impl, [st] { ntru::poly_rq_inv(st->r, st->a); keep(st->r); }});
   return k;
 }
 

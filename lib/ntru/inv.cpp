@@ -62,7 +62,7 @@ void pow_repunit(Poly<P>& cur, const Poly<P>& a) noexcept {
 }  // namespace
 
 template <class P>
-void poly_r2_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+void poly_r2_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // 2^(n-1) - 2 = 2 (2^(n-2) - 1) = 2 e_{n-2}: a^-1 = (a^(e_{n-2}))^2, the last squaring a permutation.
   Poly<P> x, cur;
   for (std::size_t i = 0; i < P::n; ++i) x.c[i] = static_cast<std::uint16_t>(a.c[i] & 1);
@@ -74,11 +74,11 @@ void poly_r2_inv(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 template <class P>
-void poly_rq_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+void poly_rq_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // If a * r = 1 - u with u = 0 mod (2^j, Phi_n), then a * r (2 - a r) = 1 - u^2 and
   // u^2 = 0 mod (2^(2j), Phi_n). From j = 1, four steps reach 2^16 >= q. Arithmetic mod 2^16.
   Poly<P> t;
-  poly_r2_inv(r, a);
+  poly_r2_inv_ref(r, a);
   for (int precision = 1; precision < P::logq; precision *= 2) {
     poly_mul_cyclic(t, a, r);
     for (auto& x : t.c) x = static_cast<std::uint16_t>(0u - x);
@@ -89,7 +89,7 @@ void poly_rq_inv(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 template <class P>
-void poly_s3_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+void poly_s3_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // 3^(n-1) - 2 = 6 e_{n-2} + 1: a^-1 = ((a^(e_{n-2}))^2)^3 * a.
   Poly<P> x, cur, t;
   for (std::size_t i = 0; i < P::n; ++i) x.c[i] = static_cast<std::uint16_t>(mod3(a.c[i]));
@@ -101,9 +101,9 @@ void poly_s3_inv(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 #define PQKEM_NTRU_INSTANTIATE_INV(P)                                \
-  template void poly_r2_inv<P>(Poly<P>&, const Poly<P>&) noexcept;  \
-  template void poly_rq_inv<P>(Poly<P>&, const Poly<P>&) noexcept;  \
-  template void poly_s3_inv<P>(Poly<P>&, const Poly<P>&) noexcept;
+  template void poly_r2_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept;  \
+  template void poly_rq_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept;  \
+  template void poly_s3_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_INV)
 
 }  // namespace pqkem::ntru

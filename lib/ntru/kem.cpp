@@ -23,7 +23,8 @@ constexpr std::uint16_t inverse_mod_2_16(std::uint32_t n) {
 template <class P>
 void keypair_derand(std::span<const std::uint8_t, P::sample_fg_bytes> seed, std::span<const std::uint8_t, 32> prf_key,
                     std::span<std::uint8_t, P::pk_bytes> pk, std::span<std::uint8_t, P::sk_bytes> sk) {
-  owcpa_keypair<P>(pk, sk.template first<P::owcpa_sk_bytes>(), seed);
+  const Kernels<P>& k = active_kernels<P>();  // one backend for the whole operation
+  owcpa_keypair<P>(k, pk, sk.template first<P::owcpa_sk_bytes>(), seed);
   std::copy(prf_key.begin(), prf_key.end(), sk.begin() + P::owcpa_sk_bytes);
 }
 
@@ -31,14 +32,15 @@ template <class P>
 void encaps_derand(std::span<const std::uint8_t, P::pk_bytes> pk, std::span<const std::uint8_t, P::sample_rm_bytes> coins,
                    std::span<std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key) {
   constexpr std::size_t t = P::pack_trinary_bytes;
+  const Kernels<P>& k = active_kernels<P>();  // one backend for the whole operation
   Poly<P> r, m;
   Secret<P::owcpa_msg_bytes> rm;
-  sample_rm<P>(r, m, coins);
+  sample_rm<P>(k, r, m, coins);
   poly_s3_tobytes<P>(rm.span().template subspan<0, t>(), r);
   poly_s3_tobytes<P>(rm.span().template subspan<t, t>(), m);
   hash::sha3_256(shared_key, {rm.view()});
   poly_z3_to_zq(r, r);
-  owcpa_enc<P>(c, r, m, pk);
+  owcpa_enc<P>(k, c, r, m, pk);
 }
 
 template <class P>
@@ -46,7 +48,8 @@ void decaps(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<const std::
             std::span<std::uint8_t, 32> shared_key) {
   Secret<P::owcpa_msg_bytes> rm;
   Secret<32> k, k_reject;
-  const std::uint32_t fail = owcpa_dec<P>(rm.span(), c, sk.template first<P::owcpa_sk_bytes>());
+  const Kernels<P>& kern = active_kernels<P>();  // one backend for the whole operation
+  const std::uint32_t fail = owcpa_dec<P>(kern, rm.span(), c, sk.template first<P::owcpa_sk_bytes>());
   hash::sha3_256(k.span(), {rm.view()});
   hash::sha3_256(k_reject.span(), {sk.template subspan<P::owcpa_sk_bytes, P::prf_key_bytes>(), c});
   const auto ok = static_cast<std::uint8_t>(ct::mask_is_zero(fail));
@@ -73,7 +76,7 @@ void pk_from_sk(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<std::ui
   constexpr std::size_t t = P::pack_trinary_bytes;
   Poly<P> invh, h;
   poly_sq_frombytes<P>(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
-  poly_rq_inv(h, invh);  // hbar = h mod (q, Phi_n), h_{n-1} = 0
+  active_kernels<P>().poly_rq_inv(h, invh);  // hbar = h mod (q, Phi_n), h_{n-1} = 0
   std::uint32_t sum = 0;
   for (std::size_t i = 0; i < P::n; ++i) sum += h.c[i];
   constexpr std::uint32_t n_inv = inverse_mod_2_16(P::n);

@@ -84,19 +84,19 @@ void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
 }
 
 template <class P>
-void poly_rq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+void poly_rq_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
   poly_mul_cyclic(r, a, b);
   for (auto& x : r.c) x = static_cast<std::uint16_t>(x & (P::q - 1));
 }
 
 template <class P>
-void poly_sq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+void poly_sq_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
   poly_mul_cyclic(r, a, b);
   poly_mod_q_phi_n(r, r);
 }
 
 template <class P>
-void poly_s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+void poly_s3_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
   // Coefficients in {0, 1, 2}: each cyclic-product coefficient is at most 4n < 2^15, so the
   // mod-2^16 product is the exact integer product and reduces correctly mod 3.
   static_assert(4 * P::n < (1 << 15));
@@ -105,7 +105,7 @@ void poly_s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
 }
 
 template <class P>
-void poly_mul_x_minus_1(Poly<P>& r, const Poly<P>& a) noexcept {
+void poly_mul_x_minus_1_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // (x - 1) a = sum_i (a_{i-1} - a_i) x^i, indices mod n.
   const std::uint16_t last = a.c[P::n - 1];
   for (std::size_t i = P::n - 1; i > 0; --i)
@@ -115,10 +115,10 @@ void poly_mul_x_minus_1(Poly<P>& r, const Poly<P>& a) noexcept {
 
 #define PQKEM_NTRU_INSTANTIATE_MUL(P)                                          \
   template void poly_mul_cyclic<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept; \
-  template void poly_rq_mul<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
-  template void poly_sq_mul<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
-  template void poly_s3_mul<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
-  template void poly_mul_x_minus_1<P>(Poly<P>&, const Poly<P>&) noexcept;
+  template void poly_rq_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
+  template void poly_sq_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
+  template void poly_s3_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
+  template void poly_mul_x_minus_1_ref<P>(Poly<P>&, const Poly<P>&) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_MUL)
 
 }  // namespace pqkem::ntru

@@ -35,47 +35,47 @@ std::uint32_t check_r_fails(const Poly<P>& r) noexcept {
 }  // namespace
 
 template <class P>
-void owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
+void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
                    std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   Poly<P> f, g, finv3, gf, invgf, tmp, invh, h;
-  sample_fg<P>(f, g, seed);
+  sample_fg<P>(k, f, g, seed);
 
-  poly_s3_inv(finv3, f);
+  k.poly_s3_inv(finv3, f);
   poly_s3_tobytes<P>(sk.template subspan<0, t>(), f);
   poly_s3_tobytes<P>(sk.template subspan<t, t>(), finv3);
 
   poly_z3_to_zq(f, f);
   poly_z3_to_zq(g, g);
-  if constexpr (P::hrss) poly_mul_x_minus_1(g, g);  // HRSS: g <- (x - 1) g
+  if constexpr (P::hrss) k.poly_mul_x_minus_1(g, g);  // HRSS: g <- (x - 1) g
   for (auto& x : g.c) x = static_cast<std::uint16_t>((3u * x) & (P::q - 1));  // g <- 3 g
 
-  poly_rq_mul(gf, g, f);
-  poly_rq_inv(invgf, gf);  // (g f)^-1 mod (q, Phi_n)
+  k.poly_rq_mul(gf, g, f);
+  k.poly_rq_inv(invgf, gf);  // (g f)^-1 mod (q, Phi_n)
 
-  poly_rq_mul(tmp, invgf, f);
-  poly_sq_mul(invh, tmp, f);  // h^-1 = f^2 / (g f) = f / g mod (q, Phi_n)
+  k.poly_rq_mul(tmp, invgf, f);
+  k.poly_sq_mul(invh, tmp, f);  // h^-1 = f^2 / (g f) = f / g mod (q, Phi_n)
   poly_sq_tobytes<P>(sk.template subspan<2 * t, P::pack_q_bytes>(), invh);
 
   // h = g^2 / (g f) = g / f mod (q, Phi_n); g(1) = 0 makes h(1) = 0, so h is determined in Rq.
-  poly_rq_mul(tmp, invgf, g);
-  poly_rq_mul(h, tmp, g);
+  k.poly_rq_mul(tmp, invgf, g);
+  k.poly_rq_mul(h, tmp, g);
   poly_rq_sum_zero_tobytes<P>(pk, h);
 }
 
 template <class P>
-void owcpa_enc(std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
+void owcpa_enc(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
                std::span<const std::uint8_t, P::owcpa_pk_bytes> pk) noexcept {
   Poly<P> h, ct, liftm;
   poly_rq_sum_zero_frombytes<P>(h, pk);
-  poly_rq_mul(ct, r, h);
-  poly_lift(liftm, m);
+  k.poly_rq_mul(ct, r, h);
+  poly_lift(k, liftm, m);
   for (std::size_t i = 0; i < P::n; ++i) ct.c[i] = static_cast<std::uint16_t>((ct.c[i] + liftm.c[i]) & (P::q - 1));
   poly_rq_sum_zero_tobytes<P>(c, ct);
 }
 
 template <class P>
-std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
+std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
                         std::span<const std::uint8_t, P::owcpa_sk_bytes> sk) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   Poly<P> c, f, cf, mf, finv3, m, liftm, b, invh, r;
@@ -86,20 +86,20 @@ std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::spa
 
   // c f = 3 r g' + Lift(m) f mod (q, Phi_n) with small coefficients (g' = g or (x - 1) g): when
   // decryption succeeds its centered form reduced mod 3 is m f, and m = (m f) f^-1 in S3.
-  poly_rq_mul(cf, c, f);
+  k.poly_rq_mul(cf, c, f);
   poly_rq_to_s3(mf, cf);
   poly_s3_frombytes<P>(finv3, sk.template subspan<t, t>());
-  poly_s3_mul(m, mf, finv3);
+  k.poly_s3_mul(m, mf, finv3);
   poly_s3_tobytes<P>(rm.template subspan<t, t>(), m);
 
   std::uint32_t fail = 1u & ~q_encoding_is_canonical<P>(ciphertext);
   if constexpr (P::hps) fail |= check_m_fails(m);
 
   // r = (c - Lift(m)) / h mod (q, Phi_n)
-  poly_lift(liftm, m);
+  poly_lift(k, liftm, m);
   for (std::size_t i = 0; i < P::n; ++i) b.c[i] = static_cast<std::uint16_t>((c.c[i] - liftm.c[i]) & (P::q - 1));
   poly_sq_frombytes<P>(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
-  poly_sq_mul(r, b, invh);
+  k.poly_sq_mul(r, b, invh);
   fail |= check_r_fails(r);
 
   poly_trinary_zq_to_z3(r, r);
@@ -108,12 +108,12 @@ std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::spa
 }
 
 #define PQKEM_NTRU_INSTANTIATE_OWCPA(P)                                                                        \
-  template void owcpa_keypair<P>(std::span<std::uint8_t, P::owcpa_pk_bytes>,                                   \
+  template void owcpa_keypair<P>(const Kernels<P>&, std::span<std::uint8_t, P::owcpa_pk_bytes>,                                   \
                                  std::span<std::uint8_t, P::owcpa_sk_bytes>,                                   \
                                  std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept;                   \
-  template void owcpa_enc<P>(std::span<std::uint8_t, P::owcpa_ct_bytes>, const Poly<P>&, const Poly<P>&,       \
+  template void owcpa_enc<P>(const Kernels<P>&, std::span<std::uint8_t, P::owcpa_ct_bytes>, const Poly<P>&, const Poly<P>&,       \
                              std::span<const std::uint8_t, P::owcpa_pk_bytes>) noexcept;                        \
-  template std::uint32_t owcpa_dec<P>(std::span<std::uint8_t, P::owcpa_msg_bytes>,                             \
+  template std::uint32_t owcpa_dec<P>(const Kernels<P>&, std::span<std::uint8_t, P::owcpa_msg_bytes>,                             \
                                       std::span<const std::uint8_t, P::owcpa_ct_bytes>,                        \
                                       std::span<const std::uint8_t, P::owcpa_sk_bytes>) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_OWCPA)

@@ -1,3 +1,4 @@
+// Every function takes the kernel table of the running operation (kernels.hpp).
 // NTRU's deterministic public-key encryption, the OW-CPA layer beneath the KEM (round-3
 // specification, section 1.11; reference owcpa.c).
 //
@@ -9,18 +10,19 @@
 #include <cstdint>
 #include <span>
 
+#include "ntru/kernels.hpp"
 #include "ntru/poly.hpp"
 
 namespace pqkem::ntru {
 
 /// DPKE.KeyGen from the sampling bytes (Sample_fg). Writes the pk and the OW-CPA part of sk.
 template <class P>
-void owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
+void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
                    std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept;
 
 /// DPKE.Encrypt: c = r h + Lift(m). In: r with coefficients {0, 1, q - 1} (Rq), m in Z3.
 template <class P>
-void owcpa_enc(std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
+void owcpa_enc(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
                std::span<const std::uint8_t, P::owcpa_pk_bytes> pk) noexcept;
 
 /// DPKE.Decrypt: recovers rm = pack_S3(r) || pack_S3(m) and returns 0 when c = Enc(h, (r, m))
@@ -29,7 +31,7 @@ void owcpa_enc(std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, c
 /// r_{n-1} = 0). By Proposition 1 of [Schanck 2018, eprint 2018/1174] these checks replace
 /// re-encryption. Constant time: the result is a value, never a branch.
 template <class P>
-std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> c,
+std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> c,
                         std::span<const std::uint8_t, P::owcpa_sk_bytes> sk) noexcept;
 
 }  // namespace pqkem::ntru

@@ -1,6 +1,8 @@
 // NTRU reductions mod Phi_n, representation changes between Z3 and Zq, and the message lift.
 #include "ntru/poly.hpp"
 
+#include "ntru/kernels.hpp"
+
 namespace pqkem::ntru {
 
 template <class P>
@@ -48,8 +50,9 @@ void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 template <class P>
-void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept {
+void poly_lift(const Kernels<P>& kern, Poly<P>& r, const Poly<P>& m) noexcept {
   if constexpr (P::hps) {
+    (void)kern;
     poly_z3_to_zq(r, m);
   } else {
     // b = m / (x - 1) mod (3, Phi_n). With m reduced mod Phi_n (deg <= n-2), look for b of
@@ -71,7 +74,7 @@ void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept {
     }
     b.c[P::n - 1] = 0;
     poly_z3_to_zq(b, b);
-    poly_mul_x_minus_1(r, b);
+    kern.poly_mul_x_minus_1(r, b);
   }
 }
 
@@ -81,7 +84,7 @@ void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept {
   template void poly_rq_to_s3<P>(Poly<P>&, const Poly<P>&) noexcept;             \
   template void poly_z3_to_zq<P>(Poly<P>&, const Poly<P>&) noexcept;             \
   template void poly_trinary_zq_to_z3<P>(Poly<P>&, const Poly<P>&) noexcept;     \
-  template void poly_lift<P>(Poly<P>&, const Poly<P>&) noexcept;
+  template void poly_lift<P>(const Kernels<P>&, Poly<P>&, const Poly<P>&) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_POLY)
 
 }  // namespace pqkem::ntru

@@ -8,7 +8,9 @@
 //   "Sq":  Rq with c_{n-1} = 0 (the canonical representative mod Phi_n);
 //   "S3":  c_i in {0, 1, 2} with c_{n-1} = 0 (canonical mod (3, Phi_n)); "Z3": c_i in {0, 1, 2}.
 // Every kernel is noexcept, constant time (no secret-dependent branch, index, division or
-// modulo) and allows its output to alias an input.
+// modulo) and allows its output to alias an input. Kernels ending in `_ref` are the portable
+// twins of AVX2 kernels (lib/simd/avx2/ntru_avx2.h); operations reach either through the
+// kernel table of kernels.hpp, never by name.
 #pragma once
 
 #include <array>
@@ -19,6 +21,9 @@
 #include "secret.hpp"
 
 namespace pqkem::ntru {
+
+template <class P>
+struct Kernels;  // kernels.hpp
 
 /// A polynomial of the parameter set P; wiped on destruction (most hold secrets).
 template <class P>
@@ -50,19 +55,19 @@ void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
 
 /// Spec "Rq multiplication": r = a * b in Rq. In: mod 2^16. Out: Rq.
 template <class P>
-void poly_rq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+void poly_rq_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
 
 /// Spec "Sq multiplication": r = a * b mod (q, Phi_n). In: mod 2^16. Out: Sq.
 template <class P>
-void poly_sq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+void poly_sq_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
 
 /// Spec "S3 multiplication": r = a * b mod (3, Phi_n). In: Z3. Out: S3.
 template <class P>
-void poly_s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+void poly_s3_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
 
 /// r = (x - 1) * a in Rq. In: mod 2^16. Out: Rq.
 template <class P>
-void poly_mul_x_minus_1(Poly<P>& r, const Poly<P>& a) noexcept;
+void poly_mul_x_minus_1_ref(Poly<P>& r, const Poly<P>& a) noexcept;
 
 // ---- reductions, representation changes, lift (poly.cpp) ----------------------------
 
@@ -91,9 +96,9 @@ void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept;
 /// Spec "Lift" (message lift into Rq). HPS: Lift(m) = m with coefficients {0, 1, -1}.
 /// HRSS: Lift(m) = (x - 1) * b, where b = m / (x - 1) mod (3, Phi_n) in canonical S3 form with
 /// coefficients {0, 1, -1}; so Lift(m) = m mod (3, Phi_n) and Lift(m)(1) = 0.
-/// In: Z3. Out: Rq.
+/// In: Z3. Out: Rq. HRSS multiplies by (x - 1) with k's kernel.
 template <class P>
-void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept;
+void poly_lift(const Kernels<P>& k, Poly<P>& r, const Poly<P>& m) noexcept;
 
 // ---- inversion (inv.cpp) -----------------------------------------------------------------
 
@@ -101,17 +106,17 @@ void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept;
 /// coefficient permutations). In: a_i mod 2 is used. Out: S2 ({0, 1}, r_{n-1} = 0), the unique
 /// inverse of a mod (2, Phi_n) when it exists (else 0). Fixed operation sequence: constant time.
 template <class P>
-void poly_r2_inv(Poly<P>& r, const Poly<P>& a) noexcept;
+void poly_r2_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept;
 
-/// Inverse mod (q, Phi_n): r = a^-1 mod 2 (poly_r2_inv), then Newton iterations
+/// Inverse mod (q, Phi_n): r = a^-1 mod 2 (poly_r2_inv_ref), then Newton iterations
 /// r <- r * (2 - a * r), each doubling the 2-adic precision, until it reaches q.
 /// In: mod 2^16. Out: Sq, the unique inverse when a is invertible mod (2, Phi_n).
 template <class P>
-void poly_rq_inv(Poly<P>& r, const Poly<P>& a) noexcept;
+void poly_rq_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept;
 
 /// Inverse in S3 = GF(3^(n-1)): r = a^(3^(n-1) - 2) by Itoh-Tsujii (cubing is a permutation).
 /// In: Z3. Out: S3, the unique inverse mod (3, Phi_n) when it exists (else 0). Constant time.
 template <class P>
-void poly_s3_inv(Poly<P>& r, const Poly<P>& a) noexcept;
+void poly_s3_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept;
 
 }  // namespace pqkem::ntru

@@ -34,7 +34,7 @@ void sample_iid_plus(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_byt
 }
 
 template <class P>
-void sample_fixed_type(Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept {
+void sample_fixed_type(const Kernels<P>& k, Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept {
   constexpr std::size_t m = P::n - 1;
   static_assert(P::sample_ft_bytes * 8 >= 30 * m);
   std::array<std::int32_t, m> s{};
@@ -50,17 +50,17 @@ void sample_fixed_type(Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_by
     const std::uint32_t label = i < half ? 1u : i < 2 * half ? 2u : 0u;  // public index test
     s[i] = static_cast<std::int32_t>((w << 2) | label);
   }
-  sort_int32(s);
+  k.sort_int32(s);
   for (std::size_t i = 0; i < m; ++i) r.c[i] = static_cast<std::uint16_t>(s[i] & 3);
   r.c[P::n - 1] = 0;
   secure_wipe(s.data(), sizeof s);
 }
 
 template <class P>
-void sample_fg(Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_fg_bytes> u) noexcept {
+void sample_fg(const Kernels<P>& k, Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_fg_bytes> u) noexcept {
   if constexpr (P::hps) {
     sample_iid<P>(f, u.template first<P::sample_iid_bytes>());
-    sample_fixed_type<P>(g, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
+    sample_fixed_type<P>(k, g, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
   } else {
     sample_iid_plus<P>(f, u.template first<P::sample_iid_bytes>());
     sample_iid_plus<P>(g, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
@@ -68,10 +68,10 @@ void sample_fg(Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_f
 }
 
 template <class P>
-void sample_rm(Poly<P>& r, Poly<P>& m, std::span<const std::uint8_t, P::sample_rm_bytes> u) noexcept {
+void sample_rm(const Kernels<P>& k, Poly<P>& r, Poly<P>& m, std::span<const std::uint8_t, P::sample_rm_bytes> u) noexcept {
   sample_iid<P>(r, u.template first<P::sample_iid_bytes>());
   if constexpr (P::hps)
-    sample_fixed_type<P>(m, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
+    sample_fixed_type<P>(k, m, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
   else
     sample_iid<P>(m, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
 }
@@ -82,9 +82,9 @@ using IidBytes = std::span<const std::uint8_t, P::sample_iid_bytes>;
 #define PQKEM_NTRU_INSTANTIATE_SAMPLE(P)                                                                     \
   template void sample_iid<P>(Poly<P>&, IidBytes<P>) noexcept;                                               \
   template void sample_iid_plus<P>(Poly<P>&, IidBytes<P>) noexcept;                                          \
-  template void sample_fixed_type<P>(Poly<P>&, std::span<const std::uint8_t, P::sample_ft_bytes>) noexcept;  \
-  template void sample_fg<P>(Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept; \
-  template void sample_rm<P>(Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_rm_bytes>) noexcept;
+  template void sample_fixed_type<P>(const Kernels<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_ft_bytes>) noexcept;  \
+  template void sample_fg<P>(const Kernels<P>&, Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept; \
+  template void sample_rm<P>(const Kernels<P>&, Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_rm_bytes>) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_SAMPLE)
 
 }  // namespace pqkem::ntru

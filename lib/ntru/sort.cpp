@@ -19,7 +19,7 @@ inline void compare_exchange(std::int32_t& a, std::int32_t& b) noexcept {
 
 }  // namespace
 
-void sort_int32(std::span<std::int32_t> x) noexcept {
+void sort_int32_ref(std::span<std::int32_t> x) noexcept {
   const std::size_t n = x.size();
   if (n < 2) return;
   std::size_t t = 0;  // t = ceil(log2 n)

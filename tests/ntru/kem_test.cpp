@@ -224,13 +224,13 @@ TYPED_TEST(NtruOwcpa, MessagesOutsideTheMessageSpaceAreRejected) {
                     std::span<std::uint8_t, P::sk_bytes>(sk));
   const auto coins = random_bytes(rng, P::sample_rm_bytes);
   Poly<P> r, m;
-  sample_rm<P>(r, m, std::span<const std::uint8_t, P::sample_rm_bytes>(coins.data(), coins.size()));
+  sample_rm<P>(active_kernels<P>(), r, m, std::span<const std::uint8_t, P::sample_rm_bytes>(coins.data(), coins.size()));
 
   auto decaps_of = [&](const Poly<P>& rr, const Poly<P>& mm, std::vector<std::uint8_t>& c) {
     c.assign(P::ct_bytes, 0);
     Poly<P> rq;
     poly_z3_to_zq(rq, rr);
-    owcpa_enc<P>(std::span<std::uint8_t, P::ct_bytes>(c), rq, mm, std::span<const std::uint8_t, P::pk_bytes>(pk));
+    owcpa_enc<P>(active_kernels<P>(), std::span<std::uint8_t, P::ct_bytes>(c), rq, mm, std::span<const std::uint8_t, P::pk_bytes>(pk));
     std::vector<std::uint8_t> ss(32);
     decaps<P>(std::span<const std::uint8_t, P::sk_bytes>(sk), std::span<const std::uint8_t, P::ct_bytes>(c),
               std::span<std::uint8_t, 32>(ss));

@@ -1,0 +1,71 @@
+// NTRU kernel tables (see kernels.hpp). The AVX2 table wraps the raw-array functions of
+// simd/avx2/ntru_avx2.h; this file itself is portable code (not compiled with -mavx2).
+#include "ntru/kernels.hpp"
+
+#include "ntru/sort.hpp"
+
+#ifndef PQKEM_HAVE_AVX2
+#define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
+#endif
+#if PQKEM_HAVE_AVX2
+#include "simd/avx2/ntru_avx2.h"
+#endif
+
+namespace pqkem::ntru {
+
+template <class P>
+const Kernels<P>& kernels_ref() noexcept {
+  static constexpr Kernels<P> table{
+      simd::Impl::portable,  poly_mul_cyclic<P>, poly_rq_mul_ref<P>, poly_sq_mul_ref<P>, poly_s3_mul_ref<P>,
+      poly_mul_x_minus_1_ref<P>, poly_r2_inv_ref<P>, poly_rq_inv_ref<P>, poly_s3_inv_ref<P>, sort_int32_ref,
+  };
+  return table;
+}
+
+#if PQKEM_HAVE_AVX2
+namespace {
+
+template <class P>
+constexpr Kernels<P> make_avx2_table() noexcept {
+  namespace v = simd::avx2;
+  return Kernels<P>{
+      simd::Impl::avx2,
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { v::ntru_poly_mul_cyclic(r.c.data(), a.c.data(), b.c.data(), P::n); },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+        v::ntru_poly_rq_mul(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq);
+      },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+        v::ntru_poly_sq_mul(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq);
+      },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { v::ntru_poly_s3_mul(r.c.data(), a.c.data(), b.c.data(), P::n); },
+      [](Poly<P>& r, const Poly<P>& a) noexcept { v::ntru_poly_mul_x_minus_1(r.c.data(), a.c.data(), P::n, P::logq); },
+      [](Poly<P>& r, const Poly<P>& a) noexcept { v::ntru_poly_r2_inv(r.c.data(), a.c.data(), P::n); },
+      [](Poly<P>& r, const Poly<P>& a) noexcept { v::ntru_poly_rq_inv(r.c.data(), a.c.data(), P::n, P::logq); },
+      [](Poly<P>& r, const Poly<P>& a) noexcept { v::ntru_poly_s3_inv(r.c.data(), a.c.data(), P::n); },
+      [](std::span<std::int32_t> x) noexcept {
+        if (x.size() <= v::kNtruSortMaxLen) v::ntru_sort_int32(x.data(), x.size());  // public length
+        else sort_int32_ref(x);
+      },
+  };
+}
+
+}  // namespace
+#endif
+
+template <class P>
+const Kernels<P>& kernels(simd::Impl impl) noexcept {
+#if PQKEM_HAVE_AVX2
+  static constexpr Kernels<P> avx2 = make_avx2_table<P>();
+  if (impl == simd::Impl::avx2) return avx2;
+#else
+  (void)impl;
+#endif
+  return kernels_ref<P>();
+}
+
+#define PQKEM_NTRU_INSTANTIATE_KERNELS(P)                         \
+  template const Kernels<P>& kernels_ref<P>() noexcept;           \
+  template const Kernels<P>& kernels<P>(simd::Impl impl) noexcept;
+PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_KERNELS)
+
+}  // namespace pqkem::ntru

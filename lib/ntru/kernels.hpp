@@ -1,0 +1,47 @@
+// NTRU kernel tables: one per (parameter set, implementation). An operation (key generation,
+// encapsulation, decapsulation, pk_from_sk) reads simd::active_impl() once, takes the matching
+// table and passes it down, so every kernel of one operation comes from the same backend.
+//
+// Each entry has the contract of its portable `_ref` twin (poly.hpp, sort.hpp); the AVX2 entries
+// (lib/simd/avx2/ntru_avx2.h) return bit for bit the same results, and tests/simd/ntru checks it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "ntru/poly.hpp"
+#include "simd/dispatch.hpp"
+
+namespace pqkem::ntru {
+
+template <class P>
+struct Kernels {
+  simd::Impl impl;
+  void (*poly_mul_cyclic)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+  void (*poly_rq_mul)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+  void (*poly_sq_mul)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+  void (*poly_s3_mul)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+  void (*poly_mul_x_minus_1)(Poly<P>& r, const Poly<P>& a) noexcept;
+  void (*poly_r2_inv)(Poly<P>& r, const Poly<P>& a) noexcept;
+  void (*poly_rq_inv)(Poly<P>& r, const Poly<P>& a) noexcept;
+  void (*poly_s3_inv)(Poly<P>& r, const Poly<P>& a) noexcept;
+  void (*sort_int32)(std::span<std::int32_t> x) noexcept;
+};
+
+/// The portable kernels (the `_ref` twins).
+template <class P>
+const Kernels<P>& kernels_ref() noexcept;
+
+/// The kernels of `impl`. For Impl::avx2 in a build without AVX2 kernels this is the portable
+/// table (its `impl` field says so); callers choose impl from simd::active_impl(), which never
+/// names an implementation that is not usable.
+template <class P>
+const Kernels<P>& kernels(simd::Impl impl) noexcept;
+
+/// kernels(simd::active_impl()): call once per operation.
+template <class P>
+const Kernels<P>& active_kernels() noexcept {
+  return kernels<P>(simd::active_impl());
+}
+
+}  // namespace pqkem::ntru

@@ -1,0 +1,59 @@
+// NTRU AVX2 kernels (issue 8): the twins of the portable `_ref` kernels of lib/ntru.
+//
+// This header is included by -mavx2 translation units, so it stays C-like: plain functions on
+// raw coefficient arrays, no inline or template code that portable callers could share.
+// The kernel table of lib/ntru/kernels.cpp wraps each function for a parameter set P and is the
+// only caller; it is chosen once per operation (simd::active_impl()).
+//
+// Common contract, every function:
+//   - n is one of 509, 677, 701, 821 and logq the matching log2 q (11, 11, 12, 13);
+//   - arrays hold exactly n uint16_t coefficients (no padding is read or written), r may alias
+//     a or b; the result is bit for bit the portable twin's (lib/ntru/poly.hpp states the
+//     representations "mod 2^16", "Rq", "Sq", "Z3", "S3");
+//   - constant time: no branch, table index or division depends on coefficient values;
+//   - the CPU supports AVX2, BMI2 and POPCNT (the dispatcher checks it), stack temporaries
+//     that held coefficients are wiped before returning.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pqkem::simd::avx2 {
+
+/// r = a * b in Z_{2^16}[x]/(x^n - 1). In: mod 2^16. Out: mod 2^16 (twin: poly_mul_cyclic).
+/// Karatsuba over blocks of 16 coefficients down to 16-lane schoolbook products.
+void ntru_poly_mul_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept;
+
+/// Rq multiplication. In: mod 2^16. Out: Rq (twin: poly_rq_mul_ref).
+void ntru_poly_rq_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept;
+
+/// Sq multiplication. In: mod 2^16. Out: Sq (twin: poly_sq_mul_ref).
+void ntru_poly_sq_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept;
+
+/// S3 multiplication: the cyclic product (exact: coefficients <= 4n) reduced mod (3, Phi_n).
+/// In: Z3. Out: S3 (twin: poly_s3_mul_ref).
+void ntru_poly_s3_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept;
+
+/// r = (x - 1) a in Rq. In: mod 2^16. Out: Rq (twin: poly_mul_x_minus_1_ref).
+void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
+
+/// Inverse in S2 by 2(n-1) - 1 constant-time divsteps (Bernstein-Yang), bit-sliced, 256 bits per
+/// register. In: a_i mod 2 is used. Out: S2 ({0, 1}, r_{n-1} = 0), the inverse of a mod
+/// (2, Phi_n), or 0 if a = 0 mod (2, Phi_n) (twin: poly_r2_inv_ref).
+void ntru_poly_r2_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept;
+
+/// Inverse mod (q, Phi_n): ntru_poly_r2_inv, then Newton steps r <- r (2 - a r) with
+/// ntru_poly_mul_cyclic until the precision reaches q. In: mod 2^16. Out: Sq (twin: poly_rq_inv_ref).
+void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
+
+/// Inverse in S3 by constant-time divsteps, trits bit-sliced as (nonzero, negative) bit planes.
+/// In: Z3. Out: S3, the inverse mod (3, Phi_n), or 0 if there is none (twin: poly_s3_inv_ref).
+void ntru_poly_s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept;
+
+/// Sorts x[0 .. len) ascending as int32, len <= 1024, with a bitonic sorting network on 8-lane
+/// vectors (padded with INT32_MAX to a power of two). The comparisons depend on len only.
+/// (twin: sort_int32_ref; the sorted sequence is unique, so the outputs are identical.)
+void ntru_sort_int32(std::int32_t* x, std::size_t len) noexcept;
+inline constexpr std::size_t kNtruSortMaxLen = 1024;
+
+}  // namespace pqkem::simd::avx2

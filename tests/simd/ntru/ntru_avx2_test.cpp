@@ -1,0 +1,341 @@
+// NTRU AVX2 kernels against their portable `_ref` twins, for every parameter set: seeded random
+// inputs, extreme inputs (all zeros, all q - 1, all 0xFFFF, all 2 in S3, x^(n-1)), inputs that
+// are not invertible (both twins must then agree on the output too), aliasing (r = a), and the
+// whole KEM once per implementation, byte for byte.
+//
+// On a CPU with AVX2, BMI2 and POPCNT the AVX2 kernels must be usable and actually selected:
+// anything else FAILS (never skips). On a CPU without them the tests check the portable fallback.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ntru/kernels.hpp"
+#include "ntru/ntru.hpp"
+#include "ntru/poly.hpp"
+#include "ntru/sample.hpp"
+#include "ntru/sort.hpp"
+#include "simd/cpu.hpp"
+#include "simd/dispatch.hpp"
+
+namespace pqkem::ntru {
+namespace {
+
+using AllParams = ::testing::Types<NtruHps2048509, NtruHps2048677, NtruHps4096821, NtruHrss701>;
+
+class ParamsName {
+public:
+  template <class P>
+  static std::string GetName(int) {
+    return "n" + std::to_string(P::n) + (P::hps ? "hps" : "hrss");
+  }
+};
+
+bool cpu_has_avx2() {
+  const auto& f = simd::cpu_features();
+  return f.avx2 && f.bmi2 && f.popcnt;
+}
+
+TEST(NtruAvx2, UsableWheneverTheCpuHasAvx2) {
+  if (cpu_has_avx2()) {
+    EXPECT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
+    EXPECT_EQ(kernels<NtruHps2048509>(simd::Impl::avx2).impl, simd::Impl::avx2);
+    EXPECT_EQ(kernels<NtruHrss701>(simd::Impl::avx2).impl, simd::Impl::avx2);
+    EXPECT_EQ(simd::best_impl(), simd::Impl::avx2);
+  } else {
+    EXPECT_FALSE(simd::impl_usable(simd::Impl::avx2));
+    EXPECT_EQ(simd::best_impl(), simd::Impl::portable);
+  }
+}
+
+template <class P>
+class NtruAvx2Kernel : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (cpu_has_avx2()) {
+      ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << "the CPU has AVX2 but the AVX2 kernels are not usable: "
+                                                       << simd::impl_unusable_reason(simd::Impl::avx2);
+      ASSERT_EQ(avx2().impl, simd::Impl::avx2);
+    }
+  }
+  static const Kernels<P>& ref() { return kernels_ref<P>(); }
+  /// The AVX2 table (the portable one on a CPU without AVX2: the comparison is then trivial).
+  static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2() ? simd::Impl::avx2 : simd::Impl::portable); }
+
+  static Poly<P> random_poly(std::mt19937_64& rng, std::uint32_t modulus) {
+    Poly<P> a;
+    for (auto& x : a.c) x = static_cast<std::uint16_t>(rng() % modulus);
+    return a;
+  }
+  static Poly<P> constant(std::uint16_t v) {
+    Poly<P> a;
+    a.c.fill(v);
+    return a;
+  }
+  static Poly<P> monomial(std::size_t i, std::uint16_t v) {
+    Poly<P> a;
+    a.c[i] = v;
+    return a;
+  }
+  /// Single operands: random in several ranges and the extremes.
+  static std::vector<Poly<P>> operands(std::mt19937_64& rng) {
+    std::vector<Poly<P>> v;
+    for (int i = 0; i < 6; ++i) v.push_back(random_poly(rng, 65536));
+    for (int i = 0; i < 6; ++i) v.push_back(random_poly(rng, P::q));
+    for (int i = 0; i < 6; ++i) v.push_back(random_poly(rng, 3));
+    for (int i = 0; i < 3; ++i) v.push_back(random_poly(rng, 2));
+    for (std::uint32_t c : {0u, 1u, 2u, 3u, P::q - 1, P::q / 2, 0xFFFFu, 0x8000u})
+      v.push_back(constant(static_cast<std::uint16_t>(c)));
+    v.push_back(monomial(0, 1));
+    v.push_back(monomial(P::n - 1, static_cast<std::uint16_t>(P::q - 1)));
+    v.push_back(monomial(P::n - 2, 1));
+    Poly<P> alt, ramp;
+    for (std::size_t i = 0; i < P::n; ++i) {
+      alt.c[i] = static_cast<std::uint16_t>((i % 2) ? P::q - 1 : 0);
+      ramp.c[i] = static_cast<std::uint16_t>(i * 977u);
+    }
+    v.push_back(alt);
+    v.push_back(ramp);
+    return v;
+  }
+  static std::vector<Poly<P>> z3_operands(std::mt19937_64& rng) {
+    std::vector<Poly<P>> v;
+    for (int i = 0; i < 12; ++i) v.push_back(random_poly(rng, 3));
+    for (int i = 0; i < 3; ++i) {  // sparse
+      Poly<P> a;
+      for (int j = 0; j < 5; ++j) a.c[rng() % P::n] = static_cast<std::uint16_t>(1 + rng() % 2);
+      v.push_back(a);
+    }
+    for (std::uint16_t c = 0; c < 3; ++c) v.push_back(constant(c));  // 0, Phi_n, 2 Phi_n: not invertible in S3
+    v.push_back(monomial(0, 1));
+    v.push_back(monomial(0, 2));
+    v.push_back(monomial(P::n - 1, 2));  // x^(n-1) = -(1 + ... + x^(n-2)) mod Phi_n
+    Poly<P> s3;  // canonical S3 element (c_{n-1} = 0)
+    for (std::size_t i = 0; i + 1 < P::n; ++i) s3.c[i] = static_cast<std::uint16_t>(rng() % 3);
+    v.push_back(s3);
+    Poly<P> phi_plus_one = constant(1);  // Phi_n + 1 = 1 mod Phi_n: inverse 1
+    phi_plus_one.c[0] = 2;
+    v.push_back(phi_plus_one);
+    return v;
+  }
+};
+TYPED_TEST_SUITE(NtruAvx2Kernel, AllParams, ParamsName);
+
+#define EXPECT_POLY_EQ(got, want, what) \
+  EXPECT_TRUE((got).c == (want).c) << what << " differs (case " << idx << ")"
+
+TYPED_TEST(NtruAvx2Kernel, Multiplications) {
+  using P = TypeParam;
+  const auto& ref = this->ref();
+  const auto& avx = this->avx2();
+  std::mt19937_64 rng(8000 + P::n);
+  const auto ops = this->operands(rng);
+  std::size_t idx = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    for (std::size_t j : {i, (i + 1) % ops.size(), (i * 7 + 3) % ops.size()}) {
+      const Poly<P>& a = ops[i];
+      const Poly<P>& b = ops[j];
+      Poly<P> want, got;
+      ref.poly_mul_cyclic(want, a, b), avx.poly_mul_cyclic(got, a, b);
+      EXPECT_POLY_EQ(got, want, "poly_mul_cyclic");
+      ref.poly_rq_mul(want, a, b), avx.poly_rq_mul(got, a, b);
+      EXPECT_POLY_EQ(got, want, "poly_rq_mul");
+      ref.poly_sq_mul(want, a, b), avx.poly_sq_mul(got, a, b);
+      EXPECT_POLY_EQ(got, want, "poly_sq_mul");
+      got = a;  // aliasing: r = a, then r = b
+      avx.poly_rq_mul(got, got, b);
+      ref.poly_rq_mul(want, a, b);
+      EXPECT_POLY_EQ(got, want, "poly_rq_mul (r = a)");
+      got = b;
+      avx.poly_sq_mul(got, a, got);
+      ref.poly_sq_mul(want, a, b);
+      EXPECT_POLY_EQ(got, want, "poly_sq_mul (r = b)");
+      ++idx;
+    }
+  }
+}
+
+TYPED_TEST(NtruAvx2Kernel, S3Multiplication) {
+  using P = TypeParam;
+  const auto& ref = this->ref();
+  const auto& avx = this->avx2();
+  std::mt19937_64 rng(8100 + P::n);
+  const auto ops = this->z3_operands(rng);
+  std::size_t idx = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    for (std::size_t j = 0; j < ops.size(); j += 3) {
+      Poly<P> want, got = ops[i];
+      ref.poly_s3_mul(want, ops[i], ops[j]);
+      avx.poly_s3_mul(got, got, ops[j]);
+      EXPECT_POLY_EQ(got, want, "poly_s3_mul");
+      ++idx;
+    }
+  }
+}
+
+TYPED_TEST(NtruAvx2Kernel, MultiplicationByXMinus1) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8200 + P::n);
+  std::size_t idx = 0;
+  for (const Poly<P>& a : this->operands(rng)) {
+    Poly<P> want, got = a;
+    this->ref().poly_mul_x_minus_1(want, a);
+    this->avx2().poly_mul_x_minus_1(got, got);
+    EXPECT_POLY_EQ(got, want, "poly_mul_x_minus_1");
+    ++idx;
+  }
+}
+
+TYPED_TEST(NtruAvx2Kernel, S2Inversion) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8300 + P::n);
+  auto cases = this->operands(rng);  // includes 0 and Phi_n (all ones, all 3, all 0xFFFF): not invertible
+  for (int i = 0; i < 8; ++i) cases.push_back(this->random_poly(rng, 2));
+  std::size_t idx = 0, zero = 0;
+  for (const Poly<P>& a : cases) {
+    Poly<P> want, got = a;
+    this->ref().poly_r2_inv(want, a);
+    this->avx2().poly_r2_inv(got, got);
+    EXPECT_POLY_EQ(got, want, "poly_r2_inv");
+    zero += want.c == Poly<P>().c;
+    ++idx;
+  }
+  EXPECT_GE(zero, 4u) << "the non-invertible cases are there";
+}
+
+TYPED_TEST(NtruAvx2Kernel, RqInversion) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8400 + P::n);
+  auto cases = this->operands(rng);
+  std::size_t idx = 0;
+  for (const Poly<P>& a : cases) {
+    Poly<P> want, got = a;
+    this->ref().poly_rq_inv(want, a);
+    this->avx2().poly_rq_inv(got, got);
+    EXPECT_POLY_EQ(got, want, "poly_rq_inv");
+    ++idx;
+  }
+  // Key-generation shaped inputs: 3 g f with g of fixed type / f ternary.
+  for (int i = 0; i < 4; ++i) {
+    Poly<P> f = this->random_poly(rng, 3), g = this->random_poly(rng, 3), gf;
+    poly_z3_to_zq(f, f);
+    poly_z3_to_zq(g, g);
+    for (auto& x : g.c) x = static_cast<std::uint16_t>((3u * x) & (P::q - 1));
+    this->ref().poly_rq_mul(gf, g, f);
+    Poly<P> want, got;
+    this->ref().poly_rq_inv(want, gf);
+    this->avx2().poly_rq_inv(got, gf);
+    EXPECT_POLY_EQ(got, want, "poly_rq_inv (3 g f)");
+    Poly<P> one;
+    this->ref().poly_sq_mul(one, got, gf);
+    Poly<P> expect_one;
+    expect_one.c[0] = 1;
+    EXPECT_POLY_EQ(one, expect_one, "a * a^-1");
+    ++idx;
+  }
+}
+
+TYPED_TEST(NtruAvx2Kernel, S3Inversion) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8500 + P::n);
+  std::size_t idx = 0, zero = 0;
+  for (const Poly<P>& a : this->z3_operands(rng)) {
+    Poly<P> want, got = a;
+    this->ref().poly_s3_inv(want, a);
+    this->avx2().poly_s3_inv(got, got);
+    EXPECT_POLY_EQ(got, want, "poly_s3_inv");
+    zero += want.c == Poly<P>().c;
+    ++idx;
+  }
+  EXPECT_GE(zero, 3u) << "0, Phi_n and 2 Phi_n are not invertible";
+}
+
+TYPED_TEST(NtruAvx2Kernel, SortAndSampleFixedType) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8600 + P::n);
+  std::vector<std::size_t> lengths = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 100, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025,
+                                      P::n - 1};
+  for (std::size_t len : lengths) {
+    for (int variant = 0; variant < 5; ++variant) {
+      std::vector<std::int32_t> x(len);
+      for (auto& v : x) {
+        switch (variant) {
+          case 0: v = static_cast<std::int32_t>(rng()); break;
+          case 1: v = static_cast<std::int32_t>(rng() % 4) - 2; break;  // many duplicates
+          case 2: v = (rng() & 1) ? INT32_MAX : INT32_MIN; break;
+          default: v = static_cast<std::int32_t>(rng() >> 40); break;
+        }
+      }
+      if (variant == 4) std::sort(x.rbegin(), x.rend());  // descending input
+      std::vector<std::int32_t> want = x, got = x;
+      this->ref().sort_int32(want);
+      this->avx2().sort_int32(got);
+      EXPECT_EQ(got, want) << "sort_int32, length " << len << ", variant " << variant;
+      std::sort(x.begin(), x.end());
+      EXPECT_EQ(want, x);
+    }
+  }
+  if constexpr (P::hps) {
+    std::size_t idx = 0;
+    for (int i = 0; i < 20; ++i) {
+      std::array<std::uint8_t, P::sample_ft_bytes> u{};
+      for (auto& b : u) b = static_cast<std::uint8_t>(i == 0 ? 0 : i == 1 ? 0xFF : rng());
+      Poly<P> want, got;
+      sample_fixed_type<P>(this->ref(), want, u);
+      sample_fixed_type<P>(this->avx2(), got, u);
+      EXPECT_POLY_EQ(got, want, "sample_fixed_type");
+      ++idx;
+    }
+  }
+}
+
+/// The KEM run with each implementation selected (set_impl) gives the same bytes.
+TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8700 + P::n);
+  struct Out {
+    std::vector<std::uint8_t> pk, sk, ct, ss, ss_dec, ss_bad, pk2;
+    bool operator==(const Out&) const = default;
+  };
+  const std::vector<simd::Impl> impls = cpu_has_avx2() ? std::vector{simd::Impl::portable, simd::Impl::avx2}
+                                                       : std::vector{simd::Impl::portable};
+  for (int trial = 0; trial < 3; ++trial) {
+    std::vector<std::uint8_t> seed(P::sample_fg_bytes), prf(32), coins(P::sample_rm_bytes);
+    for (auto* v : {&seed, &prf, &coins})
+      for (auto& b : *v) b = static_cast<std::uint8_t>(rng());
+    std::vector<Out> outs;
+    for (simd::Impl impl : impls) {
+      simd::set_impl(impl);
+      ASSERT_EQ(simd::active_impl(), impl);
+      ASSERT_EQ(active_kernels<P>().impl, impl);
+      Out o{std::vector<std::uint8_t>(P::pk_bytes), std::vector<std::uint8_t>(P::sk_bytes), std::vector<std::uint8_t>(P::ct_bytes),
+            std::vector<std::uint8_t>(32), std::vector<std::uint8_t>(32), std::vector<std::uint8_t>(32),
+            std::vector<std::uint8_t>(P::pk_bytes)};
+      keypair_derand<P>(std::span<const std::uint8_t, P::sample_fg_bytes>(seed), std::span<const std::uint8_t, 32>(prf),
+                        std::span<std::uint8_t, P::pk_bytes>(o.pk), std::span<std::uint8_t, P::sk_bytes>(o.sk));
+      encaps_derand<P>(std::span<const std::uint8_t, P::pk_bytes>(o.pk), std::span<const std::uint8_t, P::sample_rm_bytes>(coins),
+                       std::span<std::uint8_t, P::ct_bytes>(o.ct), std::span<std::uint8_t, 32>(o.ss));
+      decaps<P>(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<const std::uint8_t, P::ct_bytes>(o.ct),
+                std::span<std::uint8_t, 32>(o.ss_dec));
+      std::vector<std::uint8_t> bad = o.ct;
+      bad[trial] ^= 0x10;
+      decaps<P>(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<const std::uint8_t, P::ct_bytes>(bad),
+                std::span<std::uint8_t, 32>(o.ss_bad));
+      pk_from_sk<P>(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<std::uint8_t, P::pk_bytes>(o.pk2));
+      EXPECT_EQ(o.ss, o.ss_dec) << simd::impl_name(impl);
+      EXPECT_EQ(o.pk, o.pk2) << simd::impl_name(impl);
+      EXPECT_NE(o.ss, o.ss_bad) << simd::impl_name(impl);
+      outs.push_back(std::move(o));
+    }
+    simd::set_impl_auto();
+    for (std::size_t i = 1; i < outs.size(); ++i) EXPECT_TRUE(outs[i] == outs[0]) << "trial " << trial;
+  }
+}
+
+}  // namespace
+}  // namespace pqkem::ntru
