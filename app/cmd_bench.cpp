@@ -208,17 +208,23 @@ std::vector<Result> bench_operations(const std::vector<Scheme>& schemes, const s
       };
       for (const auto& [op, f] : ops) {
         progress.show(fmt::format("{} {} ({})", info.name, op, impl));
-        Result r{std::string(info.name), op, impl, measure(f, iterations, rate)};
-        const auto ref = std::find_if(out.begin(), out.end(), [&](const Result& x) {
-          return x.group == r.group && x.item == r.item && x.impl == "portable";
-        });
-        if (impl != "portable" && ref != out.end())
-          r.speedup = static_cast<double>(ref->stats.median) / static_cast<double>(std::max<std::uint64_t>(r.stats.median, 1));
-        out.push_back(std::move(r));
+        out.push_back({std::string(info.name), op, impl, measure(f, iterations, rate)});
       }
     }
   }
   return out;
+}
+
+/// Speed-up of every non-portable row over the portable row of the same measurement.
+void add_speedups(std::vector<Result>& results) {
+  for (Result& r : results) {
+    if (r.impl == "portable") continue;
+    const auto ref = std::find_if(results.begin(), results.end(), [&](const Result& x) {
+      return x.group == r.group && x.item == r.item && x.impl == "portable";
+    });
+    if (ref != results.end())
+      r.speedup = static_cast<double>(ref->stats.median) / static_cast<double>(std::max<std::uint64_t>(r.stats.median, 1));
+  }
 }
 
 std::vector<Result> bench_kernels(const std::vector<Scheme>& schemes, std::size_t iterations, double rate,
@@ -226,14 +232,9 @@ std::vector<Result> bench_kernels(const std::vector<Scheme>& schemes, std::size_
   std::vector<Result> out;
   for (Scheme s : schemes) {
     const SchemeInfo& info = scheme_info(s);
-    std::map<std::string, std::uint64_t> portable;
     for (const bench::Kernel& k : bench::kernels(s)) {
       progress.show(fmt::format("{} {} ({})", info.name, k.name, k.impl));
-      Result r{std::string(info.name) + " kernel", k.name, k.impl, measure(k.run, iterations, rate)};
-      if (k.impl == "portable") portable[k.name] = r.stats.median;
-      else if (portable.count(k.name) != 0)
-        r.speedup = static_cast<double>(portable[k.name]) / static_cast<double>(std::max<std::uint64_t>(r.stats.median, 1));
-      out.push_back(std::move(r));
+      out.push_back({std::string(info.name) + " kernel", k.name, k.impl, measure(k.run, iterations, rate)});
     }
   }
   return out;
@@ -336,6 +337,7 @@ void run_bench(const BenchOptions& opts) {
     if (opts.ntt_plans) results = bench_ntt_plans(iterations, rate, progress);
     else if (opts.kernels) results = bench_kernels(schemes, iterations, rate, progress);
     else results = bench_operations(schemes, impls, iterations, rate, progress);
+    if (!opts.ntt_plans) add_speedups(results);
   }
 
   if (opts.json) {
