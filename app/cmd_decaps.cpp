@@ -20,6 +20,9 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
       ->option_text("PATH REQUIRED");
   add_format_option(*cmd, opts.format, FormatUse::data);
   cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
+  cmd->add_flag("--json", opts.json,
+                "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
+                "public key and the ciphertext; never the secret); --ss may then not be - (stdout)");
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
@@ -37,6 +40,7 @@ void run_decaps(const DecapsOptions& opts) {
   const std::vector<PathArg> inputs{{opts.sk_path, "--sk"}, {opts.ct_path, "--ct"}};
   const std::vector<PathArg> outputs{{opts.ss_path, "--ss"}};
   check_path_roles(inputs, outputs);
+  if (opts.json) require_json_outputs(outputs);
   check_output(outputs[0], opts.format, opts.force);
 
   const auto key = read_secret_key(opts.sk_path, algorithm);
@@ -48,6 +52,23 @@ void run_decaps(const DecapsOptions& opts) {
 
   std::vector<PendingOutput> pending;
   pending.push_back({outputs[0], encode_output(ss.view(), opts.format), true});
+  if (opts.json) {
+    const auto& info = scheme_info(s);
+    const Bytes pk = with_file_context("invalid secret key", input_name(opts.sk_path),
+                                       [&] { return public_key_from_secret_key(s, sk); });
+    JsonObject j;
+    j.add_string("command", "decaps")
+        .add_string("algorithm", info.name)
+        .add_string("format", format_name(opts.format))
+        .add_string("secret_key", opts.sk_path)
+        .add_string("public_key_sha256", sha256_hex(pk))
+        .add_string("ciphertext", opts.ct_path)
+        .add_string("ciphertext_sha256", sha256_hex(ct))
+        .add_json("files", json_files(pending, {"shared_secret"}))
+        .add_number("ciphertext_bytes", ct.size())
+        .add_number("shared_secret_bytes", ss.size());
+    add_json_report(pending, j);
+  }
   write_outputs(pending, opts.force);
 }
 

@@ -21,6 +21,9 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
   add_format_option(*cmd, opts.format, FormatUse::data);
   add_coins_option(*cmd, opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
   cmd->add_flag("--force", opts.force, "Replace output files that already exist");
+  cmd->add_flag("--json", opts.json,
+                "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
+                "public key and the ciphertext; never the secret); no output may then be - (stdout)");
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
@@ -41,6 +44,7 @@ void run_encaps(const EncapsOptions& opts) {
   if (!coins.file().empty()) inputs.push_back({coins.file(), "--coins"});
   const std::vector<PathArg> outputs{{opts.ct_path, "--ct"}, {opts.ss_path, "--ss"}};
   check_path_roles(inputs, outputs);
+  if (opts.json) require_json_outputs(outputs);
   for (const auto& out : outputs) check_output(out, opts.format, opts.force);
 
   const auto key = read_public_key(opts.pk_path, algorithm);
@@ -57,6 +61,19 @@ void run_encaps(const EncapsOptions& opts) {
   std::vector<PendingOutput> pending;
   pending.push_back({outputs[0], encode_output(result.ct, opts.format), false});
   pending.push_back({outputs[1], encode_output(result.ss.view(), opts.format), true});
+  if (opts.json) {
+    JsonObject j;
+    j.add_string("command", "encaps")
+        .add_string("algorithm", info.name)
+        .add_string("format", format_name(opts.format))
+        .add_string("public_key", opts.pk_path)
+        .add_string("public_key_sha256", sha256_hex(pk))
+        .add_json("files", json_files(pending, {"ciphertext", "shared_secret"}))
+        .add_number("ciphertext_bytes", result.ct.size())
+        .add_number("shared_secret_bytes", result.ss.size())
+        .add_string("ciphertext_sha256", sha256_hex(result.ct));
+    add_json_report(pending, j);
+  }
   write_outputs(pending, opts.force);
 }
 

@@ -23,6 +23,9 @@ CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
   add_sk_form_option(*cmd, opts.sk_form);
   add_coins_option(*cmd, opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");
   cmd->add_flag("--force", opts.force, "Replace output files that already exist");
+  cmd->add_flag("--json", opts.json,
+                "Print one JSON object describing what was written (algorithm, files, sizes, public key "
+                "SHA-256; never secrets); no output may then be - (stdout)");
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "Both files are written, or neither. With --format bin or hex the secret key is the\n"
@@ -50,6 +53,7 @@ void run_keygen(const KeygenOptions& opts) {
   if (!coins.file().empty()) inputs.push_back({coins.file(), "--coins"});
   const std::vector<PathArg> outputs{{opts.pk_path, "--pk"}, {opts.sk_path, "--sk"}};
   check_path_roles(inputs, outputs);
+  if (opts.json) require_json_outputs(outputs);
   for (const auto& out : outputs) check_output(out, opts.format, opts.force);
 
   SecretBytes c;
@@ -73,6 +77,18 @@ void run_keygen(const KeygenOptions& opts) {
   std::vector<PendingOutput> pending;
   pending.push_back({outputs[0], encode_public_key(s, key.pk, opts.format), false});
   pending.push_back({outputs[1], encode_secret_key(key, opts.format, form), true});
+  if (opts.json) {
+    JsonObject j;
+    j.add_string("command", "keygen")
+        .add_string("algorithm", info.name)
+        .add_string("format", format_name(opts.format))
+        .add_string("secret_key_form", keyfile::form_name(form))
+        .add_json("files", json_files(pending, {"public_key", "secret_key"}))
+        .add_number("public_key_bytes", key.pk.size())
+        .add_number("secret_key_bytes", info.sk_bytes)
+        .add_string("public_key_sha256", sha256_hex(key.pk));
+    add_json_report(pending, j);
+  }
   write_outputs(pending, opts.force);
 }
 

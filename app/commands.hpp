@@ -30,6 +30,7 @@ struct KeygenOptions {
   std::string sk_form;  ///< --sk-form seed|expanded|both; empty: the format's default
   std::string coins;    ///< empty: random
   bool force = false;
+  bool json = false;    ///< --json: describe the outputs on stdout
   EngineOptions engine;
 };
 
@@ -41,6 +42,7 @@ struct EncapsOptions {
   Format format = Format::bin;
   std::string coins;
   bool force = false;
+  bool json = false;
   EngineOptions engine;
 };
 
@@ -51,6 +53,7 @@ struct DecapsOptions {
   std::string ss_path;
   Format format = Format::bin;
   bool force = false;
+  bool json = false;
   EngineOptions engine;
 };
 
@@ -254,6 +257,30 @@ SecretBytes encode_secret_key(const keyfile::PrivateKey& key, Format format, key
 
 /// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
 std::string json_string(std::string_view s);
+
+/// --json on keygen, encaps and decaps: one JSON object on stdout describing what was written
+/// (never secret material). Fields keep their insertion order, one per line.
+class JsonObject {
+public:
+  JsonObject& add_string(std::string_view key, std::string_view value);
+  JsonObject& add_number(std::string_view key, std::size_t value);
+  /// `json` is already a JSON value (an array or object).
+  JsonObject& add_json(std::string_view key, std::string json);
+  [[nodiscard]] std::string str() const;
+
+private:
+  std::vector<std::pair<std::string, std::string>> m_fields;
+};
+/// With --json, stdout carries the JSON object, so no output may be `-`: exit 2 otherwise.
+void require_json_outputs(const std::vector<PathArg>& outputs);
+/// The JSON array describing `outputs` as written: option, path, kind (`kinds`, one per output)
+/// and the bytes written.
+std::string json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds);
+/// Lower-case hex SHA-256 of `data` (fingerprints of public keys and ciphertexts).
+std::string sha256_hex(ByteView data);
+/// Queues `report` for stdout with the other outputs, so write_outputs prints it before any
+/// file is renamed into place: if stdout fails, no file is written (all-or-nothing).
+void add_json_report(std::vector<PendingOutput>& outputs, const JsonObject& report);
 
 /// Runs `f`, turning a library pqkem::Error into a CliError (exit 1) that names `file`,
 /// prefixed with `context`.

@@ -526,3 +526,58 @@ Bytes read_ciphertext(const std::string& path, Scheme s) {
 }
 
 }  // namespace pqkem::cli
+
+namespace pqkem::cli {
+
+JsonObject& JsonObject::add_string(std::string_view key, std::string_view value) {
+  m_fields.emplace_back(std::string(key), json_string(value));
+  return *this;
+}
+
+JsonObject& JsonObject::add_number(std::string_view key, std::size_t value) {
+  m_fields.emplace_back(std::string(key), std::to_string(value));
+  return *this;
+}
+
+JsonObject& JsonObject::add_json(std::string_view key, std::string json) {
+  m_fields.emplace_back(std::string(key), std::move(json));
+  return *this;
+}
+
+std::string JsonObject::str() const {
+  std::string out = "{";
+  for (std::size_t i = 0; i < m_fields.size(); ++i)
+    out += fmt::format("{}\n  {}: {}", i == 0 ? "" : ",", json_string(m_fields[i].first), m_fields[i].second);
+  return out + "\n}\n";
+}
+
+void require_json_outputs(const std::vector<PathArg>& outputs) {
+  for (const auto& out : outputs) {
+    if (out.path == "-")
+      throw_usage(fmt::format("--json prints its report to stdout, so {} cannot be - (stdout); give a file", out.option));
+  }
+}
+
+std::string json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    out += fmt::format("{}\n    {{\"option\": {}, \"path\": {}, \"kind\": {}, \"bytes\": {}}}", i == 0 ? "" : ",",
+                       json_string(outputs[i].target.option), json_string(outputs[i].target.path),
+                       json_string(i < kinds.size() ? kinds[i] : std::string_view{}), outputs[i].data.size());
+  }
+  return out + "\n  ]";
+}
+
+std::string sha256_hex(ByteView data) {
+  std::string out;
+  for (const auto b : keyfile::sha256(data)) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+void add_json_report(std::vector<PendingOutput>& outputs, const JsonObject& report) {
+  const std::string text = report.str();
+  const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
+  outputs.push_back({{"-", "--json"}, SecretBytes(ByteView(p, text.size())), false});
+}
+
+}  // namespace pqkem::cli
