@@ -109,6 +109,24 @@ std::optional<Scheme> unique_by_size(std::size_t n, Get get) noexcept {
   return found;
 }
 
+/// The secret parts of a (length-checked) secret key, for ct::poison / ct::declassify: the
+/// whole NTRU key; for ML-KEM dk_PKE and z, but not ek and H(ek), which dk also stores and
+/// which are public (SampleNTT's rejection sampling branches on rho, part of ek).
+template <class F>
+void for_secret_parts(Scheme s, ByteView sk, F&& f) {
+  if (is_ntru(s)) {
+    f(sk.data(), sk.size());
+    return;
+  }
+  with_params(s, [&]<class P>() {
+    f(sk.data(), P::dk_pke_bytes);
+    f(sk.data() + P::dk_bytes - 32, 32);  // z
+    return 0;
+  });
+}
+void poison_secret_key(Scheme s, ByteView sk) { for_secret_parts(s, sk, ct::poison); }
+void declassify_secret_key(Scheme s, ByteView sk) { for_secret_parts(s, sk, ct::declassify); }
+
 }  // namespace
 
 std::span<const SchemeInfo> all_schemes() noexcept { return kSchemes; }
@@ -244,12 +262,12 @@ SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
   check_secret_key(s, sk);
   expect_length(ct, info.ct_bytes, "ciphertext", info);
   SecretBytes ss(info.ss_bytes);
-  ct::poison(sk.data(), sk.size());
+  poison_secret_key(s, sk);
   if (is_ntru(s)) {
     with_ntru_params(s, [&]<class P>() {
       ntru::decaps<P>(fixed<P::sk_bytes>(sk), fixed<P::ct_bytes>(ct), std::span<std::uint8_t, 32>(ss.data(), 32));
     });
-    ct::declassify(sk.data(), sk.size());
+    declassify_secret_key(s, sk);
     ct::declassify(ss.data(), ss.size());
     return ss;
   }
@@ -257,7 +275,7 @@ SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
     mlkem::decaps_internal<P>(fixed<P::dk_bytes>(sk), fixed<P::ct_bytes>(ct),
                               std::span<std::uint8_t, 32>(ss.data(), 32));
   });
-  ct::declassify(sk.data(), sk.size());
+  declassify_secret_key(s, sk);
   ct::declassify(ss.data(), ss.size());
   return ss;
 }

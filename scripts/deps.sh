@@ -3,11 +3,17 @@
 # Sourced by demo.sh and test.sh. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libcli11-dev libfmt-dev libgtest-dev gzip)
+# valgrind: the constant-time tests (ctest label ct) run under memcheck and include
+# valgrind/memcheck.h; binutils (objdump, pulled in by g++) checks the object code for divisions.
+PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libcli11-dev libfmt-dev libgtest-dev gzip valgrind binutils)
+# Only for the libFuzzer targets (scripts/fuzz.sh, scripts/test.sh --fuzz): clang with its
+# sanitizer and libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
+PQKEM_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)
 
+# pqkem_install_deps [EXTRA_PACKAGE...]: the base packages plus any extra ones.
 pqkem_install_deps() {
   local missing=()
-  for p in "${PQKEM_PACKAGES[@]}"; do
+  for p in "${PQKEM_PACKAGES[@]}" "$@"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
     fi

@@ -1,15 +1,51 @@
 #!/usr/bin/env bash
 # Quick start, part 2: install what is missing, build everything (Release) and run the whole
 # test suite with ctest. Extra arguments go to ctest (e.g. scripts/test.sh -L unit).
+#
+#   scripts/test.sh              the normal build (build/), whole suite, including the
+#                                valgrind constant-time tests (label ct)
+#   scripts/test.sh --sanitize   build-sanitize/: everything with -fsanitize=address,undefined
+#                                -fno-sanitize-recover=all (g++), whole suite (the valgrind
+#                                tests are left out: valgrind and ASan do not mix)
+#   scripts/test.sh --fuzz       build-fuzz/: clang, libFuzzer targets, each run for
+#                                PQKEM_FUZZ_SECONDS (default 20) from its seed corpus (label fuzz)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${PQKEM_BUILD_DIR:-$ROOT/build}"
 # shellcheck source=deps.sh
 source "$ROOT/scripts/deps.sh"
-pqkem_install_deps
+
+mode=normal
+case "${1:-}" in
+  --sanitize) mode=sanitize; shift ;;
+  --fuzz) mode=fuzz; shift ;;
+esac
 
 VECTORS="${PQKEM_VECTORS_DIR:-$ROOT/../shared/vectors}"
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPQKEM_BUILD_TESTS=ON \
-      -DPQKEM_VECTORS_DIR="$VECTORS"
-cmake --build "$BUILD" -j"$(nproc)"
-ctest --test-dir "$BUILD" --output-on-failure -j"$(nproc)" "$@"
+JOBS="$(nproc)"
+case "$mode" in
+  normal)
+    pqkem_install_deps
+    BUILD="${PQKEM_BUILD_DIR:-$ROOT/build}"
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPQKEM_BUILD_TESTS=ON \
+          -DPQKEM_VECTORS_DIR="$VECTORS"
+    ;;
+  sanitize)
+    pqkem_install_deps
+    BUILD="${PQKEM_BUILD_DIR:-$ROOT/build-sanitize}"
+    # RelWithDebInfo: optimized like the release (the code under test), with line numbers.
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQKEM_BUILD_TESTS=ON \
+          -DPQKEM_SANITIZE=ON -DPQKEM_VECTORS_DIR="$VECTORS"
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}"
+    export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+    ;;
+  fuzz)
+    pqkem_install_deps "${PQKEM_FUZZ_PACKAGES[@]}"
+    BUILD="${PQKEM_BUILD_DIR:-$ROOT/build-fuzz}"
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+          -DPQKEM_BUILD_TESTS=OFF -DPQKEM_BUILD_FUZZERS=ON \
+          -DPQKEM_FUZZ_SECONDS="${PQKEM_FUZZ_SECONDS:-20}" -DPQKEM_VECTORS_DIR="$VECTORS"
+    set -- -L fuzz "$@"
+    ;;
+esac
+cmake --build "$BUILD" -j"$JOBS"
+ctest --test-dir "$BUILD" --output-on-failure -j"$JOBS" "$@"

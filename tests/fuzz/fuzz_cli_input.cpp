@@ -1,0 +1,95 @@
+// The command line's input parsing (app/io.cpp, app/common.cpp), as `pqkem encaps/decaps/
+// pubkey/info` run it on a file: format detection (PEM, DER, hex with any whitespace, raw
+// bytes), then the public-key and secret-key readers with and without -a.
+// Input: [selector][file content]. selector bits 0-1: which reader; bits 2-4: the -a scheme
+// (7 = none). The content is handed over as a real file (a memfd, /proc/self/fd/N), so
+// read_input's path is exercised too. Properties: only CliError / pqkem::Error are thrown
+// (an exit code of 1 or 2, never a crash); accepted keys have their scheme's exact size;
+// parse_hex agrees with decode_input on plain hex.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "fuzz_util.hpp"
+#include "io.hpp"
+
+using namespace pqkem;
+using namespace pqkem::cli;
+
+namespace {
+
+/// A memfd holding `content`; the path names it for as long as the object lives.
+class MemFile {
+public:
+  explicit MemFile(ByteView content) {
+    m_fd = memfd_create("pqkem-fuzz", 0);
+    if (m_fd < 0) fuzz::fail("memfd_create failed");
+    for (std::size_t done = 0; done < content.size();) {
+      const ssize_t n = write(m_fd, content.data() + done, content.size() - done);
+      if (n <= 0) fuzz::fail("write to memfd failed");
+      done += static_cast<std::size_t>(n);
+    }
+    m_path = "/proc/self/fd/" + std::to_string(m_fd);
+  }
+  ~MemFile() { close(m_fd); }
+  MemFile(const MemFile&) = delete;
+  MemFile& operator=(const MemFile&) = delete;
+  [[nodiscard]] const std::string& path() const { return m_path; }
+
+private:
+  int m_fd = -1;
+  std::string m_path;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t sel = data[0];
+  const ByteView content(data + 1, size - 1);
+  const auto schemes = all_schemes();
+  const unsigned a = (sel >> 2) & 7;
+  const std::optional<Scheme> algorithm =
+      a < schemes.size() ? std::optional<Scheme>(schemes[a].scheme) : std::nullopt;
+
+  try {
+    switch (sel & 3) {
+      case 0: {  // hex / raw detection with a length predicate from the selector
+        const std::size_t want = (sel >> 2) == 0 ? content.size() : schemes[a % schemes.size()].pk_bytes;
+        const std::string_view text(reinterpret_cast<const char*>(content.data()), content.size());
+        const auto hex = parse_hex(text);
+        const Decoded d = decode_input(SecretBytes(content), [&](std::size_t n) { return n == want; }, "fuzz");
+        if (hex && d.from_hex)
+          fuzz::check(hex->size() == d.bytes.size() && fuzz::same(hex->data(), d.bytes.data(), d.bytes.size()),
+                      "parse_hex and decode_input disagree");
+        if (d.from_hex) fuzz::check(2 * d.bytes.size() <= content.size(), "hex decoded to too many bytes");
+        break;
+      }
+      case 1: {
+        const MemFile f(content);
+        const PublicKeyInput pk = load_public_key(f.path(), algorithm);
+        fuzz::check(pk.pk.size() == scheme_info(pk.scheme).pk_bytes, "accepted public key has the wrong size");
+        break;
+      }
+      case 2: {
+        const MemFile f(content);
+        const SecretKeyInput sk = load_secret_key(f.path(), algorithm, false, true);
+        fuzz::check(sk.key.dk.size() == scheme_info(sk.key.scheme).sk_bytes, "accepted secret key has the wrong size");
+        break;
+      }
+      default: {
+        const MemFile f(content);
+        if (algorithm) (void)read_ciphertext(f.path(), *algorithm);
+        else (void)read_public_key(f.path(), std::nullopt);
+        break;
+      }
+    }
+  } catch (const CliError& e) {
+    fuzz::check(e.exit_code() == kExitFailure || e.exit_code() == kExitUsage, "CliError with an odd exit code");
+  } catch (const Error&) {
+  }
+  return 0;
+}

@@ -1,0 +1,133 @@
+// Writes the seed corpus of every fuzz target (tests/fuzz/corpus/<target>/), so each starts
+// from valid inputs: real keys, ciphertexts and key files of every scheme, plain and odd hex,
+// JSON documents, and one input per kernel selector. Deterministic; run by
+// `scripts/fuzz.sh --seeds` (the files are committed).
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "keyfile/keyfile.hpp"
+#include "pqkem.hpp"
+
+using namespace pqkem;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path g_root;
+
+Bytes pattern(std::size_t n, unsigned seed) {
+  Bytes b(n);
+  std::uint32_t x = 0x2545F491u * (seed + 1);
+  for (auto& v : b) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    v = static_cast<std::uint8_t>(x);
+  }
+  return b;
+}
+
+void write(const std::string& target, const std::string& name, ByteView bytes) {
+  const fs::path dir = g_root / target;
+  fs::create_directories(dir);
+  std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                   static_cast<std::streamsize>(bytes.size()));
+}
+void write(const std::string& target, const std::string& name, std::string_view text) {
+  write(target, name, ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+Bytes cat(std::initializer_list<ByteView> parts) {
+  Bytes out;
+  for (auto p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+std::string hex(ByteView b, bool spaced) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (spaced && i > 0) s += (i % 32 == 0) ? '\n' : ' ';
+    s += d[b[i] >> 4];
+    s += d[b[i] & 15];
+  }
+  return s + "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  g_root = argv[1];
+  const auto schemes = all_schemes();
+  for (std::size_t i = 0; i < schemes.size(); ++i) {
+    const SchemeInfo& info = schemes[i];
+    const std::string n(info.name);
+    const auto idx = static_cast<std::uint8_t>(i);
+    const Bytes kg = pattern(info.keygen_coin_bytes(), 2 * static_cast<unsigned>(i));
+    const Bytes ec = pattern(info.encaps_coin_bytes(), 2 * static_cast<unsigned>(i) + 1);
+    const KeyPair kp = keygen_derand(info.scheme, kg);
+    const Encapsulation e = encaps_derand(info.scheme, kp.pk, ec);
+    const std::uint8_t h0[2] = {idx, 0}, h1[2] = {idx, 1}, h[1] = {idx};
+
+    write("fuzz_decaps", n + "-keygen", cat({h0, kg, e.ct}));
+    write("fuzz_decaps", n + "-rawkey", cat({h1, kp.sk, e.ct}));
+    write("fuzz_encaps", n, cat({h, ec, kp.pk}));
+    write("fuzz_diff_kem", n, cat({h, kg, ec}));
+    const std::uint8_t flip[3] = {0, 0, 4};
+    write("fuzz_diff_kem", n + "-flip", cat({h, kg, ec, flip}));
+
+    // CLI inputs: selector bits 2-4 = the -a scheme (7 = none).
+    const auto sel = [&](int reader, bool with_a) {
+      return static_cast<std::uint8_t>(reader | ((with_a ? static_cast<int>(i) : 7) << 2));
+    };
+    const std::uint8_t pk_raw[1] = {sel(1, false)}, sk_hex[1] = {sel(2, false)}, ct_a[1] = {sel(3, true)};
+    write("fuzz_cli_input", n + "-pk-raw", cat({pk_raw, kp.pk}));
+    write("fuzz_cli_input", n + "-sk-hex", cat({sk_hex, ByteView(reinterpret_cast<const std::uint8_t*>(hex(kp.sk, true).data()), hex(kp.sk, true).size())}));
+    write("fuzz_cli_input", n + "-ct-raw", cat({ct_a, e.ct}));
+    if (info.seed_bytes != 0) {
+      const std::uint8_t seed_a[1] = {sel(2, true)};
+      const std::string s = hex(kg, false);
+      write("fuzz_cli_input", n + "-seed-hex", cat({seed_a, ByteView(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())}));
+    }
+    if (keyfile::has_key_files(info.scheme)) {
+      const Bytes spki = keyfile::encode_spki(info.scheme, kp.pk);
+      const keyfile::PrivateKey key = keyfile::private_key_from_seed(info.scheme, kg);
+      write("fuzz_keyfile", n + "-spki.der", spki);
+      write("fuzz_keyfile", n + "-spki.pem", keyfile::pem_encode(keyfile::kPemPublicKey, spki));
+      for (auto form : {keyfile::PrivateKeyForm::seed, keyfile::PrivateKeyForm::expanded, keyfile::PrivateKeyForm::both}) {
+        const SecretBytes der = keyfile::encode_pkcs8(key, form);
+        const std::string f(keyfile::form_name(form));
+        write("fuzz_keyfile", n + "-pkcs8-" + f + ".der", der);
+        const SecretBytes pem = keyfile::pem_encode(keyfile::kPemPrivateKey, der);
+        write("fuzz_keyfile", n + "-pkcs8-" + f + ".pem", pem);
+        const std::uint8_t s[1] = {sel(2, false)};
+        write("fuzz_cli_input", n + "-pkcs8-" + f + ".pem", cat({s, pem}));
+      }
+      const std::uint8_t p[1] = {sel(1, false)};
+      write("fuzz_cli_input", n + "-spki.pem", cat({p, keyfile::pem_encode(keyfile::kPemPublicKey, spki)}));
+      write("fuzz_cli_input", n + "-spki.der", cat({p, spki}));
+    }
+  }
+  const std::uint8_t h0[1] = {0};
+  write("fuzz_cli_input", "hex-plain", cat({h0, ByteView(reinterpret_cast<const std::uint8_t*>("00ff\n"), 5)}));
+  write("fuzz_cli_input", "hex-spaced", cat({h0, ByteView(reinterpret_cast<const std::uint8_t*>(" 0A bC\t\r\n1 2"), 12)}));
+
+  for (unsigned k = 0; k < 16; ++k) {
+    const std::uint8_t s[1] = {static_cast<std::uint8_t>(k)};
+    write("fuzz_diff_mlkem", "kernel-" + std::to_string(k), cat({s, pattern(2100, 100 + k)}));
+  }
+  for (unsigned k = 0; k < 36; ++k) {
+    const std::uint8_t s[1] = {static_cast<std::uint8_t>(k)};
+    write("fuzz_diff_ntru", "kernel-" + std::to_string(k >> 2) + "-params-" + std::to_string(k & 3),
+          cat({s, pattern(3400, 200 + k)}));
+  }
+  for (unsigned p = 0; p < 44; p += 7) {
+    const std::uint8_t s[1] = {static_cast<std::uint8_t>(p)};
+    write("fuzz_ntt_plans", "plan-" + std::to_string(p), cat({s, pattern(512, 300 + p)}));
+  }
+  write("fuzz_json", "object", std::string_view(R"({"a": [1, -2.5e3, true, false, null], "b": {"c": "\u00e9\n"}})"));
+  write("fuzz_json", "vectors", std::string_view(R"({"testGroups": [{"tgId": 1, "tests": [{"tcId": 1, "ek": "00ff"}]}]})"));
+  write("fuzz_json", "surrogate", std::string_view(R"(["\ud83d\ude00", 0, 1e-7, ""])"));
+  return 0;
+}
