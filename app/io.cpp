@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "ct.hpp"
+
 namespace pqkem::cli {
 
 void throw_usage(const std::string& what, std::string file) { throw CliError(kExitUsage, what, std::move(file)); }
@@ -29,8 +31,10 @@ namespace {
 
 std::string errno_text(int err) { return std::strerror(err); }
 
+// Hex digits of secret keys and seeds are secret: which range a digit falls in must not show in
+// the timing, so these two are branch-free (ct::in_range_mask), not short-circuit tests.
 bool is_hex_digit(unsigned char c) noexcept {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  return (ct::in_range_mask(c, '0', '9') | ct::in_range_mask(c, 'a', 'f') | ct::in_range_mask(c, 'A', 'F')) != 0;
 }
 
 bool is_space(unsigned char c) noexcept {
@@ -38,9 +42,8 @@ bool is_space(unsigned char c) noexcept {
 }
 
 unsigned hex_value(unsigned char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10u;
-  return c - 'A' + 10u;
+  return (ct::in_range_mask(c, '0', '9') & (c - '0')) | (ct::in_range_mask(c, 'a', 'f') & (c - 'a' + 10u)) |
+         (ct::in_range_mask(c, 'A', 'F') & (c - 'A' + 10u));
 }
 
 /// Number of hex digits if `text` is only hex digits and whitespace with at least one digit,

@@ -27,6 +27,13 @@ inline std::uint32_t mask_is_zero(std::uint32_t x) noexcept {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) - 1) >> 32);
 }
 
+/// All ones if lo <= c <= hi, else 0 (for c, lo, hi below 2^31). Branch-free: c - lo and
+/// hi - c are both non-negative exactly in range, and a wrapped difference sets bit 31.
+inline std::uint32_t in_range_mask(std::uint32_t c, std::uint32_t lo, std::uint32_t hi) noexcept {
+  const std::uint32_t outside = ((c - lo) | (hi - c)) >> 31;
+  return value_barrier(outside) - 1u;
+}
+
 /// 0xFF if the n bytes of a and b are equal, else 0x00. Reads every byte.
 inline std::uint8_t equal_mask(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept {
   std::uint32_t diff = 0;

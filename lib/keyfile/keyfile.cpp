@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ct.hpp"
 #include "error.hpp"
 #include "keyfile/der.hpp"
 
@@ -72,13 +73,16 @@ constexpr std::size_t kAlgorithmBytes = 2 + 2 + 9;
 
 constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/// The 6-bit value of a base64 character, or -1. Branch-free, as the characters of a PEM
+/// private key are secret: which range a character falls in must not show in the timing.
 int base64_value(std::uint8_t c) noexcept {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
+  std::uint32_t v = 0, ok = 0, m = 0;
+  m = ct::in_range_mask(c, 'A', 'Z'), v |= m & (c - 'A'), ok |= m;
+  m = ct::in_range_mask(c, 'a', 'z'), v |= m & (c - 'a' + 26u), ok |= m;
+  m = ct::in_range_mask(c, '0', '9'), v |= m & (c - '0' + 52u), ok |= m;
+  m = ct::in_range_mask(c, '+', '+'), v |= m & 62u, ok |= m;
+  m = ct::in_range_mask(c, '/', '/'), v |= m & 63u, ok |= m;
+  return static_cast<int>(v | ~ok);  // ~ok is all ones (-1) for a character outside the alphabet
 }
 
 [[noreturn]] void pem_fail(const std::string& why) { throw Error(Errc::bad_format, "PEM: " + why); }

@@ -87,7 +87,11 @@ struct RefBackend {
   /// Decompress_d(ByteDecode_d(in)). Out: 0 <= f_i < q.
   template <int D>
   static Poly decode_decompress(std::span<const std::uint8_t, 32 * D> in) noexcept {
-    return decompress_poly<D>(byte_decode<D>(in));
+    // For D = 1 the input is the message m: wipe the decoded bits, not only the result.
+    Coeffs bits = byte_decode<D>(in);
+    Poly r = decompress_poly<D>(bits);
+    secure_wipe(bits.data(), sizeof bits);
+    return r;
   }
   /// SampleNTT(rho || xy[j][0] || xy[j][1]) into *out[j] for j < n (n <= 4).
   static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) {
