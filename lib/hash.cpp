@@ -1,91 +1,100 @@
 #include "hash.hpp"
 
-#include <openssl/evp.h>
-
-#include <algorithm>
-#include <memory>
-
-#include "error.hpp"
+#include "keccak_f1600.hpp"
 
 namespace pqkem::hash {
 namespace {
 
-// Fetched once per process (function-local statics are initialized thread-safely) and
-// never freed: the provider keeps them alive for the life of the process anyway.
-const EVP_MD* fetch(const char* name) {
-  const EVP_MD* md = EVP_MD_fetch(nullptr, name, nullptr);
-  if (md == nullptr) throw Error(Errc::openssl_failure, std::string("OpenSSL has no ") + name);
-  return md;
+constexpr std::size_t kRate256 = 136, kRate512 = 72, kRateShake128 = 168, kRateShake256 = 136;
+constexpr std::uint8_t kDsSha3 = 0x06, kDsShake = 0x1F;
+
+// FIPS 202 maps bytes to lanes little-endian; written with shifts so it holds on any host
+// (gcc turns each into one load or store on x86-64).
+std::uint64_t load_le64(const std::uint8_t* p) noexcept {
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+  return v;
 }
-const EVP_MD* md_sha3_256() { static const EVP_MD* md = fetch("SHA3-256"); return md; }
-const EVP_MD* md_sha3_512() { static const EVP_MD* md = fetch("SHA3-512"); return md; }
-const EVP_MD* md_shake128() { static const EVP_MD* md = fetch("SHAKE128"); return md; }
-const EVP_MD* md_shake256() { static const EVP_MD* md = fetch("SHAKE256"); return md; }
-
-[[noreturn]] void fail(const char* what) { throw Error(Errc::openssl_failure, what); }
-
-struct CtxDeleter {
-  void operator()(EVP_MD_CTX* c) const noexcept { EVP_MD_CTX_free(c); }
-};
-using CtxPtr = std::unique_ptr<EVP_MD_CTX, CtxDeleter>;
-
-CtxPtr new_ctx(const EVP_MD* md, std::initializer_list<ByteView> in) {
-  CtxPtr ctx(EVP_MD_CTX_new());
-  if (!ctx || EVP_DigestInit_ex2(ctx.get(), md, nullptr) != 1) fail("EVP_DigestInit_ex2 failed");
-  for (ByteView piece : in)
-    if (!piece.empty() && EVP_DigestUpdate(ctx.get(), piece.data(), piece.size()) != 1)
-      fail("EVP_DigestUpdate failed");
-  return ctx;
+void store_le64(std::uint8_t* p, std::uint64_t v) noexcept {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
-void digest(const EVP_MD* md, std::span<std::uint8_t> out, std::initializer_list<ByteView> in) {
-  CtxPtr ctx = new_ctx(md, in);
-  unsigned len = 0;
-  if (EVP_DigestFinal_ex(ctx.get(), out.data(), &len) != 1 || len != out.size())
-    fail("EVP_DigestFinal_ex failed");
-}
-
-void xof(const EVP_MD* md, std::span<std::uint8_t> out, std::initializer_list<ByteView> in) {
-  CtxPtr ctx = new_ctx(md, in);
-  if (EVP_DigestFinalXOF(ctx.get(), out.data(), out.size()) != 1) fail("EVP_DigestFinalXOF failed");
+void one_shot(std::size_t rate, std::uint8_t ds, std::span<std::uint8_t> out,
+              std::initializer_list<ByteView> in) noexcept {
+  Sponge sponge(rate, ds);
+  for (ByteView piece : in) sponge.absorb(piece);
+  sponge.squeeze(out);
 }
 
 }  // namespace
 
-void sha3_256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) { digest(md_sha3_256(), out, in); }
-void sha3_512(std::span<std::uint8_t, 64> out, std::initializer_list<ByteView> in) { digest(md_sha3_512(), out, in); }
-void shake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) { xof(md_shake128(), out, in); }
-void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) { xof(md_shake256(), out, in); }
-
-Xof::Xof(XofKind kind) {
-  m_ctx = new_ctx(kind == XofKind::shake128 ? md_shake128() : md_shake256(), {}).release();
+// gcc 12 -O3 schedules the permutation best with the loop of 12 double rounds unrolled and
+// without SLP vectorization, which packs lane pairs into SSE registers and back: 650 instead of
+// 775 rdtsc ticks per permutation here, on par with OpenSSL's assembly (640).
+__attribute__((optimize("no-tree-slp-vectorize", "unroll-loops")))
+void keccak_f1600(std::uint64_t state[25]) noexcept {
+  keccak::permute<keccak::U64Lane>(state);  // in place: no copy of the state to wipe
 }
 
-Xof::~Xof() {
-  secure_wipe(m_out.data(), m_out.size());
-  EVP_MD_CTX_free(m_ctx);
-}
-
-void Xof::absorb(ByteView in) {
-  if (m_squeezing) throw Error(Errc::bad_argument, "Xof::absorb after squeeze");
-  if (!in.empty() && EVP_DigestUpdate(m_ctx, in.data(), in.size()) != 1) fail("EVP_DigestUpdate failed");
-}
-
-void Xof::squeeze(std::span<std::uint8_t> out) {
-  m_squeezing = true;
-  const std::size_t need = m_pos + out.size();
-  if (need > m_out.size()) {
-    // Re-finalize a copy of the absorbed state to a longer output; the old output is its prefix.
-    const std::size_t total = std::max({need, 2 * m_out.size(), m_reserve});
-    CtxPtr copy(EVP_MD_CTX_new());
-    if (!copy || EVP_MD_CTX_copy_ex(copy.get(), m_ctx) != 1) fail("EVP_MD_CTX_copy_ex failed");
-    std::vector<std::uint8_t> longer(total);
-    if (EVP_DigestFinalXOF(copy.get(), longer.data(), total) != 1) fail("EVP_DigestFinalXOF failed");
-    secure_wipe(m_out.data(), m_out.size());
-    m_out = std::move(longer);
+void Sponge::absorb(ByteView in) noexcept {
+  const std::uint8_t* p = in.data();
+  std::size_t len = in.size();
+  while (len > 0) {
+    if (m_pos == 0) {
+      while (len >= m_rate) {  // whole blocks, lane by lane
+        for (std::size_t i = 0; i < m_rate / 8; ++i) m_state[i] ^= load_le64(p + 8 * i);
+        keccak_f1600(m_state);
+        p += m_rate;
+        len -= m_rate;
+      }
+      if (len == 0) break;
+    }
+    const std::size_t n = len < m_rate - m_pos ? len : m_rate - m_pos;
+    for (std::size_t i = 0; i < n; ++i, ++m_pos)
+      m_state[m_pos / 8] ^= static_cast<std::uint64_t>(p[i]) << (8 * (m_pos % 8));
+    p += n;
+    len -= n;
+    if (m_pos == m_rate) {
+      keccak_f1600(m_state);
+      m_pos = 0;
+    }
   }
-  std::copy_n(m_out.begin() + static_cast<std::ptrdiff_t>(m_pos), out.size(), out.begin());
-  m_pos = need;
+}
+
+void Sponge::squeeze(std::span<std::uint8_t> out) noexcept {
+  if (!m_squeezing) {  // pad10*1 after the domain bits, then the first block is ready
+    m_state[m_pos / 8] ^= static_cast<std::uint64_t>(m_ds) << (8 * (m_pos % 8));
+    m_state[(m_rate - 1) / 8] ^= std::uint64_t{0x80} << (8 * ((m_rate - 1) % 8));
+    keccak_f1600(m_state);
+    m_pos = 0;
+    m_squeezing = true;
+  }
+  std::uint8_t* p = out.data();
+  std::size_t len = out.size();
+  while (len > 0) {
+    if (m_pos == m_rate) {
+      keccak_f1600(m_state);
+      m_pos = 0;
+    }
+    if (m_pos % 8 == 0) {
+      for (; len >= 8 && m_pos < m_rate; p += 8, len -= 8, m_pos += 8) store_le64(p, m_state[m_pos / 8]);
+    }
+    for (; len > 0 && m_pos < m_rate && (len < 8 || m_pos % 8 != 0); ++p, --len, ++m_pos)
+      *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
+  }
+}
+
+void sha3_256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) noexcept {
+  one_shot(kRate256, kDsSha3, out, in);
+}
+void sha3_512(std::span<std::uint8_t, 64> out, std::initializer_list<ByteView> in) noexcept {
+  one_shot(kRate512, kDsSha3, out, in);
+}
+void shake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) noexcept {
+  one_shot(kRateShake128, kDsShake, out, in);
+}
+void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) noexcept {
+  one_shot(kRateShake256, kDsShake, out, in);
 }
 
 }  // namespace pqkem::hash

@@ -13,7 +13,7 @@
 //
 // RefBackend is the portable code of lib/mlkem (the `_ref` twins): ntt(), inverse_ntt(),
 // multiply_ntts_acc(), sample_ntt(), sample_noise(), byte_encode/byte_decode, compress, and
-// SHA-3 over OpenSSL. Avx2Backend calls the kernels of lib/simd/avx2 (the `_avx2` twins),
+// SHA-3 (hash.cpp). Avx2Backend calls the kernels of lib/simd/avx2 (the `_avx2` twins),
 // which are compiled with -mavx2 and exist only when PQKEM_HAVE_AVX2 is 1.
 #pragma once
 
@@ -167,9 +167,9 @@ struct Avx2Backend {
                                 n > 2 ? out[2]->c.data() : nullptr, n > 3 ? out[3]->c.data() : nullptr};
     simd::avx2::mlkem_sample_noise_x4_avx2(o, seed.data(), nonce, n, Eta);
   }
-  // Single hashes (H, G, J) stay on OpenSSL: its assembly Keccak-f[1600] beats the 1-way BMI2
-  // one of keccak_avx2.cpp on this class of machine (`pqkem bench --kernels`: H of a 1184-byte
-  // ek 7.2k vs 9.4k ticks). Only the batched XOF calls use the 4-way AVX2 Keccak.
+  // Single hashes (H, G, J) use the portable sponge (hash.cpp): the 1-way BMI2 permutation of
+  // keccak_avx2.cpp is within noise of it (`pqkem bench --kernels`). Only the batched XOF calls
+  // use the 4-way AVX2 Keccak.
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { RefBackend::sha3_256(out, a, b); }
   static void sha3_512(std::span<std::uint8_t, 64> out, ByteView a, ByteView b) { RefBackend::sha3_512(out, a, b); }
   static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) { RefBackend::shake256(out, a, b); }

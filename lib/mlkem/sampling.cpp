@@ -11,8 +11,6 @@ NttPoly sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t x, std::u
   const std::uint8_t idx[2] = {x, y};
   xof.absorb(rho);
   xof.absorb(idx);
-  // Three blocks (504 bytes, 336 candidates) suffice about 99% of the time; the rest squeeze on.
-  xof.reserve(3 * kRate);
 
   NttPoly a;
   int j = 0;

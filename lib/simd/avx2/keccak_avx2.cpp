@@ -8,30 +8,16 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "keccak_f1600.hpp"
+
 namespace pqkem::simd::avx2 {
 namespace {
 
-// FIPS 202, section 3.2.5: the round constants of iota.
-alignas(32) constexpr std::uint64_t kRc[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
-    0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008AULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
-    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
+using keccak::kRc;
 
-// Lane operations: 64-bit scalar (BMI2: andn, rorx) and 4 x 64-bit in a YMM register.
-struct ScalarLane {
-  using V = std::uint64_t;
-  static V bxor(V a, V b) { return a ^ b; }
-  static V andn(V a, V b) { return ~a & b; }  // ~a & b
-  template <int N>
-  static V rol(V a) {
-    if constexpr (N == 0) return a;
-    else return (a << N) | (a >> (64 - N));
-  }
-  static V rc(int i) { return kRc[i]; }
-};
+// Lanes: one state in 64-bit integers (keccak::U64Lane; BMI2 gives andn and rorx) and four
+// states in the 64-bit lanes of a YMM register.
+using ScalarLane = keccak::U64Lane;
 
 struct Avx2Lane {
   using V = __m256i;
@@ -56,75 +42,9 @@ struct Avx2Lane {
   static V rc(int i) { return _mm256_set1_epi64x(static_cast<long long>(kRc[i])); }
 };
 
-// One round on 25 lanes held in locals. Lane (x, y) is a[x + 5 y]. Rotation offsets of rho
-// (FIPS 202, Table 2) are template arguments so every shift is an immediate.
-template <class L>
-struct Round {
-  using V = typename L::V;
-
-  // B[y + 5 ((2x + 3y) mod 5)] = rol(A[x + 5y] ^ D[x], r[x + 5y]) (rho and pi), then chi.
-  static inline __attribute__((always_inline)) void run(V* a, int round) {
-    const V c0 = L::bxor(L::bxor(L::bxor(a[0], a[5]), L::bxor(a[10], a[15])), a[20]);
-    const V c1 = L::bxor(L::bxor(L::bxor(a[1], a[6]), L::bxor(a[11], a[16])), a[21]);
-    const V c2 = L::bxor(L::bxor(L::bxor(a[2], a[7]), L::bxor(a[12], a[17])), a[22]);
-    const V c3 = L::bxor(L::bxor(L::bxor(a[3], a[8]), L::bxor(a[13], a[18])), a[23]);
-    const V c4 = L::bxor(L::bxor(L::bxor(a[4], a[9]), L::bxor(a[14], a[19])), a[24]);
-    const V d0 = L::bxor(c4, L::template rol<1>(c1));
-    const V d1 = L::bxor(c0, L::template rol<1>(c2));
-    const V d2 = L::bxor(c1, L::template rol<1>(c3));
-    const V d3 = L::bxor(c2, L::template rol<1>(c4));
-    const V d4 = L::bxor(c3, L::template rol<1>(c0));
-
-    V b[25];
-    // x = 0..4, y = 0: offsets 0, 1, 62, 28, 27
-    b[0] = L::template rol<0>(L::bxor(a[0], d0));
-    b[10] = L::template rol<1>(L::bxor(a[1], d1));
-    b[20] = L::template rol<62>(L::bxor(a[2], d2));
-    b[5] = L::template rol<28>(L::bxor(a[3], d3));
-    b[15] = L::template rol<27>(L::bxor(a[4], d4));
-    // y = 1: 36, 44, 6, 55, 20
-    b[16] = L::template rol<36>(L::bxor(a[5], d0));
-    b[1] = L::template rol<44>(L::bxor(a[6], d1));
-    b[11] = L::template rol<6>(L::bxor(a[7], d2));
-    b[21] = L::template rol<55>(L::bxor(a[8], d3));
-    b[6] = L::template rol<20>(L::bxor(a[9], d4));
-    // y = 2: 3, 10, 43, 25, 39
-    b[7] = L::template rol<3>(L::bxor(a[10], d0));
-    b[17] = L::template rol<10>(L::bxor(a[11], d1));
-    b[2] = L::template rol<43>(L::bxor(a[12], d2));
-    b[12] = L::template rol<25>(L::bxor(a[13], d3));
-    b[22] = L::template rol<39>(L::bxor(a[14], d4));
-    // y = 3: 41, 45, 15, 21, 8
-    b[23] = L::template rol<41>(L::bxor(a[15], d0));
-    b[8] = L::template rol<45>(L::bxor(a[16], d1));
-    b[18] = L::template rol<15>(L::bxor(a[17], d2));
-    b[3] = L::template rol<21>(L::bxor(a[18], d3));
-    b[13] = L::template rol<8>(L::bxor(a[19], d4));
-    // y = 4: 18, 2, 61, 56, 14
-    b[14] = L::template rol<18>(L::bxor(a[20], d0));
-    b[24] = L::template rol<2>(L::bxor(a[21], d1));
-    b[9] = L::template rol<61>(L::bxor(a[22], d2));
-    b[19] = L::template rol<56>(L::bxor(a[23], d3));
-    b[4] = L::template rol<14>(L::bxor(a[24], d4));
-
-    // chi: A[x, y] = B[x, y] ^ (~B[x+1, y] & B[x+2, y]); iota on A[0, 0].
-    for (int y = 0; y < 25; y += 5) {
-      a[y + 0] = L::bxor(b[y + 0], L::andn(b[y + 1], b[y + 2]));
-      a[y + 1] = L::bxor(b[y + 1], L::andn(b[y + 2], b[y + 3]));
-      a[y + 2] = L::bxor(b[y + 2], L::andn(b[y + 3], b[y + 4]));
-      a[y + 3] = L::bxor(b[y + 3], L::andn(b[y + 4], b[y + 0]));
-      a[y + 4] = L::bxor(b[y + 4], L::andn(b[y + 0], b[y + 1]));
-    }
-    a[0] = L::bxor(a[0], L::rc(round));
-  }
-};
-
-// pi sends (x, y) to (y, 2x + 3y): the b[] indices above are y + 5 ((2x + 3y) mod 5).
-static_assert((0 + 5 * ((2 * 1 + 3 * 0) % 5)) == 10 && (0 + 5 * ((2 * 3 + 3 * 0) % 5)) == 5);
-
 template <class L>
 inline void permute(typename L::V* a) {
-  for (int r = 0; r < 24; ++r) Round<L>::run(a, r);
+  keccak::permute<L>(a);
 }
 
 constexpr std::size_t kRate128 = 168, kRate256 = 136, kRate512 = 72;
