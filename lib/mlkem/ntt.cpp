@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <utility>
 
 namespace pqkem::mlkem {
 namespace {
@@ -57,164 +58,162 @@ constexpr std::int16_t kInvNttScale = 1441;
 constexpr std::int16_t kInvNttScaleTwisted = static_cast<std::int16_t>(kInvNttScale * kQInv);
 static_assert((static_cast<std::int64_t>(kInvNttScale) * 128) % kQ == (std::int64_t{kMontR} * kMontR) % kQ);
 
-/// Fully unrolled group loops keep a group in registers; the loop over offsets is then a
-/// plain loop over contiguous coefficients, which the compiler vectorizes.
+/// Fully unrolled group loops keep a group of coefficients in registers.
 #define PQKEM_UNROLL _Pragma("GCC unroll 16")
 
 /// Inverse layers whose sums are Barrett-reduced (see NttPlanEntry::inverse for the bounds).
 constexpr bool reduces_sums(int layer) noexcept { return layer == 5 || layer == 2; }
 
-// Forward pass over layers L .. L+W-1 (layer m pairs a[j] with a[j + len_m], len_m = 128 >>
-// (m-1), with zeta index 2^(m-1) + j / (2 len_m)). For each block of 2 len_L coefficients
-// and each offset o < len_{L+W-1}, the 2^W coefficients a[b + o + i len_{L+W-1}] depend only
-// on each other for these W layers: they are loaded once, transformed W times, stored once.
-// All bounds are compile-time constants, so the group loops unroll and the offset loop
-// vectorizes where it is long enough.
-template <int W, int L>
-void ntt_pass_unrolled(std::int16_t* __restrict a) noexcept {
-  constexpr int kG = 1 << W;
-  constexpr int kLenFirst = 128 >> (L - 1);
-  constexpr int kLenLast = kLenFirst >> (W - 1);
-  constexpr int kBlocks = 128 / kLenFirst;
-  for (int blk = 0; blk < kBlocks; ++blk) {
-    std::int16_t* p = a + blk * 2 * kLenFirst;
-    for (int o = 0; o < kLenLast; ++o) {
-      std::int16_t x[kG];
-      PQKEM_UNROLL for (int i = 0; i < kG; ++i) x[i] = p[o + i * kLenLast];
-      PQKEM_UNROLL for (int w = 0; w < W; ++w) {
-        const int h = kG >> (w + 1);
-        PQKEM_UNROLL for (int g = 0; g < (1 << w); ++g) {
-          const int zi = (1 << (L + w - 1)) + (blk << w) + g;
-          const std::int16_t z = kZ[zi], zt = kZTwisted[zi];
-          PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i) {
-            const std::int16_t t = mul_zeta(x[i + h], z, zt);
-            x[i + h] = static_cast<std::int16_t>(x[i] - t);
-            x[i] = static_cast<std::int16_t>(x[i] + t);
-          }
-        }
+/// The zetas of one pass, laid out by block: z[w][g][blk] (and its twisted zt) belongs to the
+/// g-th butterfly group of the pass's w-th layer in block blk. Consecutive blocks read
+/// consecutive entries, so a loop over blocks vectorizes with plain vector loads of zetas.
+template <int W, int kBlocks>
+struct PassZetas {
+  std::int16_t z[W][4][kBlocks];
+  std::int16_t zt[W][4][kBlocks];
+};
+
+/// zeta_index(w, g, blk) gives the index into kZ for layer w of the pass, group g, block blk.
+template <int W, int kBlocks, class F>
+constexpr PassZetas<W, kBlocks> make_pass_zetas(F zeta_index) noexcept {
+  PassZetas<W, kBlocks> t{};
+  for (int w = 0; w < W; ++w)
+    for (int g = 0; g < 4; ++g)
+      for (int blk = 0; blk < kBlocks; ++blk) {
+        const int zi = zeta_index(w, g, blk);
+        t.z[w][g][blk] = zi >= 1 && zi < 128 ? kZ[zi] : 0;
+        t.zt[w][g][blk] = zi >= 1 && zi < 128 ? kZTwisted[zi] : 0;
       }
-      PQKEM_UNROLL for (int i = 0; i < kG; ++i) p[o + i * kLenLast] = x[i];
-    }
-  }
+  return t;
 }
 
-// Inverse pass over layers L .. L-W+1 (Gentleman-Sande: t = a; a = a + b; b = zeta (b - t),
-// zeta index 2^m - 1 - j / (2 len_m), walking FIPS 203's i from 127 downwards).
-template <int W, int L>
-void inverse_ntt_pass_unrolled(std::int16_t* __restrict a) noexcept {
+/// FIPS 203 Algorithm 9, one butterfly (Cooley-Tukey): (x, y) <- (x + zeta y, x - zeta y).
+/// The product is < q, so each layer grows the bound by q.
+inline void ct_butterfly(std::int16_t& x, std::int16_t& y, std::int16_t z, std::int16_t zt) noexcept {
+  const std::int16_t t = mul_zeta(y, z, zt);
+  y = static_cast<std::int16_t>(x - t);
+  x = static_cast<std::int16_t>(x + t);
+}
+
+/// FIPS 203 Algorithm 10, one butterfly (Gentleman-Sande) of layer m: (x, y) <- (x + y,
+/// zeta (y - x)), the sum Barrett-reduced where reduces_sums(m).
+template <int m>
+inline void gs_butterfly(std::int16_t& x, std::int16_t& y, std::int16_t z, std::int16_t zt) noexcept {
+  const auto diff = static_cast<std::int16_t>(y - x);
+  const auto sum = static_cast<std::int16_t>(x + y);
+  y = mul_zeta(diff, z, zt);
+  x = reduces_sums(m) ? barrett_reduce(sum) : sum;
+}
+
+// A pass does layers L .. L+W-1 of the forward NTT (layer m pairs a[j] with a[j + len_m],
+// len_m = 128 >> (m-1), zeta index 2^(m-1) + j / (2 len_m)), or the same layers backwards
+// for the inverse. It works on blocks of 2 len_top coefficients (len_top: the pass's largest
+// len), which these W layers never mix. Two loop shapes, both keeping the data in registers
+// between the W layers and both computing the same butterflies:
+// - Wide passes (smallest len >= 8): for each block and each offset o < len_bottom, the 2^W
+//   coefficients a[b + o + i len_bottom] are loaded once, transformed W times, stored once;
+//   the loop over o vectorizes (8 offsets a vector) with one broadcast zeta per group. It is
+//   kept rolled ("unroll 1"), or GCC unrolls it and vectorizes across blocks instead.
+// - Deep passes (smallest len 4 or 2): the whole block (at most 32 coefficients) is loaded,
+//   transformed and stored in order, and the loop over blocks vectorizes (8 blocks a vector,
+//   transposed with SSE2 unpack instructions, zetas read from PassZetas). Merging pays off
+//   most here: each deep pass pays for one transpose in and one out, whatever its W.
+// The same per-layer butterflies and reductions run in every shape and every plan, so all
+// plans give the layer-by-layer plan's output bit for bit.
+/// The wide loop shape: calls transform(x, blk) on each group x of the 2^W coefficients
+/// a[blk 2 len_top + o + i len_bottom], i < 2^W, loaded before and stored after.
+template <int W, int kLenTop, class F>
+inline void for_each_wide_group(std::int16_t* __restrict a, F transform) noexcept {
   constexpr int kG = 1 << W;
-  constexpr int kLenFirst = 128 >> (L - 1);          // smallest len of this pass
-  constexpr int kLenTop = kLenFirst << (W - 1);       // largest len of this pass
-  constexpr int kBlocks = 128 / kLenTop;
-  for (int blk = 0; blk < kBlocks; ++blk) {
+  constexpr int kLenBottom = kLenTop >> (W - 1);
+  for (int blk = 0; blk < 128 / kLenTop; ++blk) {
     std::int16_t* p = a + blk * 2 * kLenTop;
-    for (int o = 0; o < kLenFirst; ++o) {
+    _Pragma("GCC unroll 1") for (int o = 0; o < kLenBottom; ++o) {
       std::int16_t x[kG];
-      PQKEM_UNROLL for (int i = 0; i < kG; ++i) x[i] = p[o + i * kLenFirst];
-      PQKEM_UNROLL for (int w = 0; w < W; ++w) {
-        const int m = L - w;
-        const int h = 1 << w;
-        PQKEM_UNROLL for (int g = 0; g < (kG >> (w + 1)); ++g) {
-          const int zi = (1 << m) - 1 - (blk << (W - 1 - w)) - g;
-          const std::int16_t z = kZ[zi], zt = kZTwisted[zi];
-          PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i) {
-            const std::int16_t t = x[i];
-            const auto sum = static_cast<std::int16_t>(t + x[i + h]);
-            x[i] = reduces_sums(m) ? barrett_reduce(sum) : sum;
-            x[i + h] = mul_zeta(static_cast<std::int16_t>(x[i + h] - t), z, zt);
-          }
-        }
-      }
-      PQKEM_UNROLL for (int i = 0; i < kG; ++i) p[o + i * kLenFirst] = x[i];
+      PQKEM_UNROLL for (int i = 0; i < kG; ++i) x[i] = p[o + i * kLenBottom];
+      transform(x, blk);
+      PQKEM_UNROLL for (int i = 0; i < kG; ++i) p[o + i * kLenBottom] = x[i];
     }
   }
 }
 
-// The same passes without the unrolling hints (see ntt_pass below).
-// Forward pass over layers L .. L+W-1 (layer m pairs a[j] with a[j + len_m], len_m = 128 >>
-// (m-1), with zeta index 2^(m-1) + j / (2 len_m)). For each block of 2 len_L coefficients
-// and each offset o < len_{L+W-1}, the 2^W coefficients a[b + o + i len_{L+W-1}] depend only
-// on each other for these W layers: they are loaded once, transformed W times, stored once.
-// All bounds are compile-time constants, so the group loops unroll and the offset loop
-// vectorizes where it is long enough.
-template <int W, int L>
-void ntt_pass_plain(std::int16_t* __restrict a) noexcept {
-  constexpr int kG = 1 << W;
-  constexpr int kLenFirst = 128 >> (L - 1);
-  constexpr int kLenLast = kLenFirst >> (W - 1);
-  constexpr int kBlocks = 128 / kLenFirst;
-  for (int blk = 0; blk < kBlocks; ++blk) {
-    std::int16_t* p = a + blk * 2 * kLenFirst;
-    for (int o = 0; o < kLenLast; ++o) {
-      std::int16_t x[kG];
-      for (int i = 0; i < kG; ++i) x[i] = p[o + i * kLenLast];
-      for (int w = 0; w < W; ++w) {
-        const int h = kG >> (w + 1);
-        for (int g = 0; g < (1 << w); ++g) {
-          const int zi = (1 << (L + w - 1)) + (blk << w) + g;
-          const std::int16_t z = kZ[zi], zt = kZTwisted[zi];
-          for (int i = 2 * h * g; i < 2 * h * g + h; ++i) {
-            const std::int16_t t = mul_zeta(x[i + h], z, zt);
-            x[i + h] = static_cast<std::int16_t>(x[i] - t);
-            x[i] = static_cast<std::int16_t>(x[i] + t);
-          }
-        }
-      }
-      for (int i = 0; i < kG; ++i) p[o + i * kLenLast] = x[i];
-    }
-  }
-}
-
-// Inverse pass over layers L .. L-W+1 (Gentleman-Sande: t = a; a = a + b; b = zeta (b - t),
-// zeta index 2^m - 1 - j / (2 len_m), walking FIPS 203's i from 127 downwards).
-template <int W, int L>
-void inverse_ntt_pass_plain(std::int16_t* __restrict a) noexcept {
-  constexpr int kG = 1 << W;
-  constexpr int kLenFirst = 128 >> (L - 1);          // smallest len of this pass
-  constexpr int kLenTop = kLenFirst << (W - 1);       // largest len of this pass
-  constexpr int kBlocks = 128 / kLenTop;
-  for (int blk = 0; blk < kBlocks; ++blk) {
-    std::int16_t* p = a + blk * 2 * kLenTop;
-    for (int o = 0; o < kLenFirst; ++o) {
-      std::int16_t x[kG];
-      for (int i = 0; i < kG; ++i) x[i] = p[o + i * kLenFirst];
-      for (int w = 0; w < W; ++w) {
-        const int m = L - w;
-        const int h = 1 << w;
-        for (int g = 0; g < (kG >> (w + 1)); ++g) {
-          const int zi = (1 << m) - 1 - (blk << (W - 1 - w)) - g;
-          const std::int16_t z = kZ[zi], zt = kZTwisted[zi];
-          for (int i = 2 * h * g; i < 2 * h * g + h; ++i) {
-            const std::int16_t t = x[i];
-            const auto sum = static_cast<std::int16_t>(t + x[i + h]);
-            x[i] = reduces_sums(m) ? barrett_reduce(sum) : sum;
-            x[i + h] = mul_zeta(static_cast<std::int16_t>(x[i + h] - t), z, zt);
-          }
-        }
-      }
-      for (int i = 0; i < kG; ++i) p[o + i * kLenFirst] = x[i];
-    }
-  }
-}
-
-// Which code shape each pass gets was decided from per-pass timings with GCC 12 on x86-64
-// (README, "NTT merge plans"). With the group loops unrolled, a pass whose smallest len is at
-// least 8 vectorizes over the offsets (about 10 ticks per layer), and the deep merged passes
-// (len 4 or 2) get 3-10x faster than plain. Single deep layers (len 4 or 2, and layer 5 alone in
-// the inverse) are faster plain: unrolled, the compiler vectorizes them across blocks with
-// transposes. Both shapes compute the same butterflies, so the outputs are identical.
 template <int W, int L>
 void ntt_pass(std::int16_t* __restrict a) noexcept {
-  constexpr int kLenLast = 128 >> (L + W - 2);
-  if constexpr (W == 1 && kLenLast < 8) ntt_pass_plain<W, L>(a);
-  else ntt_pass_unrolled<W, L>(a);
+  constexpr int kLenTop = 128 >> (L - 1);
+  constexpr int kLenBottom = kLenTop >> (W - 1);
+  constexpr int kBlocks = 128 / kLenTop;
+  static constexpr PassZetas<W, kBlocks> kPz = make_pass_zetas<W, kBlocks>(
+      [](int w, int g, int blk) { return (1 << (L + w - 1)) + (blk << w) + g; });
+  if constexpr (kLenBottom >= 8) {
+    for_each_wide_group<W, kLenTop>(a, [](std::int16_t* x, int blk) {
+      constexpr int kG = 1 << W;
+      PQKEM_UNROLL for (int w = 0; w < W; ++w) {
+        const int h = kG >> (w + 1);
+        PQKEM_UNROLL for (int g = 0; g < (1 << w); ++g)
+          PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i)
+            ct_butterfly(x[i], x[i + h], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
+      }
+    });
+  } else {
+    constexpr int kB = 2 * kLenTop;
+    for (int blk = 0; blk < kBlocks; ++blk) {
+      std::int16_t x[kB];
+      PQKEM_UNROLL for (int j = 0; j < kB; ++j) x[j] = a[blk * kB + j];
+      PQKEM_UNROLL for (int w = 0; w < W; ++w) {
+        const int len = kLenTop >> w;
+        PQKEM_UNROLL for (int g = 0; g < (1 << w); ++g)
+          PQKEM_UNROLL for (int j = 2 * len * g; j < 2 * len * g + len; ++j)
+            ct_butterfly(x[j], x[j + len], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
+      }
+      PQKEM_UNROLL for (int j = 0; j < kB; ++j) a[blk * kB + j] = x[j];
+    }
+  }
 }
 
+// Inverse pass over layers L .. L-W+1 (Gentleman-Sande, zeta index 2^m - 1 - j / (2 len_m),
+// walking FIPS 203's i from 127 downwards); the same two loop shapes as ntt_pass. Deep passes
+// store through a block-transposed buffer: GCC cannot interleave the stores of sums and
+// products (different operations) and would store them one lane at a time (pextrw).
 template <int W, int L>
 void inverse_ntt_pass(std::int16_t* __restrict a) noexcept {
-  constexpr int kLenFirst = 128 >> (L - 1);
-  if constexpr (W == 1 && (kLenFirst < 8 || L == 5)) inverse_ntt_pass_plain<W, L>(a);
-  else inverse_ntt_pass_unrolled<W, L>(a);
+  constexpr int kLenBottom = 128 >> (L - 1);
+  constexpr int kLenTop = kLenBottom << (W - 1);
+  constexpr int kBlocks = 128 / kLenTop;
+  static constexpr PassZetas<W, kBlocks> kPz = make_pass_zetas<W, kBlocks>(
+      [](int w, int g, int blk) { return (1 << (L - w)) - 1 - (blk << (W - 1 - w)) - g; });
+  if constexpr (kLenBottom >= 8) {
+    for_each_wide_group<W, kLenTop>(a, [](std::int16_t* x, int blk) {
+      constexpr int kG = 1 << W;
+      [&]<int... w>(std::integer_sequence<int, w...>) {
+        (([&] {
+           constexpr int h = 1 << w;
+           PQKEM_UNROLL for (int g = 0; g < (kG >> (w + 1)); ++g)
+             PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i)
+               gs_butterfly<L - w>(x[i], x[i + h], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
+         }()), ...);
+      }(std::make_integer_sequence<int, W>{});
+      if constexpr (L - W + 1 == 1)  // the last pass: scale by R^2/128 while in registers
+        PQKEM_UNROLL for (int i = 0; i < kG; ++i) x[i] = mul_zeta(x[i], kInvNttScale, kInvNttScaleTwisted);
+    });
+  } else {
+    constexpr int kB = 2 * kLenTop;
+    std::int16_t out[kB][kBlocks];
+    for (int blk = 0; blk < kBlocks; ++blk) {
+      std::int16_t x[kB];
+      PQKEM_UNROLL for (int j = 0; j < kB; ++j) x[j] = a[blk * kB + j];
+      [&]<int... w>(std::integer_sequence<int, w...>) {
+        (([&] {
+           constexpr int len = kLenBottom << w;
+           PQKEM_UNROLL for (int g = 0; g < kB / (2 * len); ++g)
+             PQKEM_UNROLL for (int j = 2 * len * g; j < 2 * len * g + len; ++j)
+               gs_butterfly<L - w>(x[j], x[j + len], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
+         }()), ...);
+      }(std::make_integer_sequence<int, W>{});
+      PQKEM_UNROLL for (int j = 0; j < kB; ++j) out[j][blk] = x[j];
+    }
+    for (int blk = 0; blk < kBlocks; ++blk)
+      PQKEM_UNROLL for (int j = 0; j < kB; ++j) a[blk * kB + j] = out[j][blk];
+  }
 }
 
 /// A merge plan as a type: NttPlan<3, 2, 1, 1> is "3211".
@@ -226,8 +225,7 @@ struct NttPlan {
 
   static void forward(std::int16_t* a) noexcept { run_forward<1, W...>(a); }
   static void inverse(std::int16_t* a) noexcept {
-    run_inverse<1, W...>(a);
-    for (int i = 0; i < kN; ++i) a[i] = mul_zeta(a[i], kInvNttScale, kInvNttScaleTwisted);
+    run_inverse<1, W...>(a);  // its last pass (layer 1) also scales by R^2/128
   }
 
 private:

@@ -2,7 +2,8 @@
 //
 // Merge plans. Both transforms run as a sequence of passes; each pass does 1, 2 or 3
 // consecutive layers on groups of 2, 4 or 8 coefficients held in registers, loading and
-// storing each coefficient once per pass. A plan is a split of the 7 layers into such passes,
+// storing each coefficient once per pass (vectorized over offsets, or across blocks for the
+// deep layers; see ntt.cpp). A plan is a split of the 7 layers into such passes,
 // named by its digits ("1111111", "3211", "331"); there are 44. Every plan performs exactly
 // the same butterflies with the same reductions (which are fixed per *layer*, not per pass),
 // so every plan is bit-for-bit identical to the layer-by-layer one; only the memory traffic
@@ -33,7 +34,8 @@ struct NttPlanEntry {
   /// f * R for input NTT(f), cancelling the R^-1 of multiply_ntts_acc).
   /// In: |a_i| < q. Out: |a_i| < q. Sums are Barrett-reduced at layers 5 and 2 only:
   /// bounds after layers 7, 6, 5(red.), 4, 3, 2(red.), 1 are 2q, 4q, q, 2q, 4q, q, 2q, and
-  /// every difference (< 8q) is multiplied by a zeta (< q after).
+  /// every difference (< 8q) is multiplied by a zeta (< q after). The scaling is done by the
+  /// last pass (the one holding layer 1) on the values in registers.
   void (*inverse)(std::int16_t* a) noexcept;
 };
 
@@ -51,8 +53,8 @@ struct NttPlanChoice {
 };
 
 /// The default for x86-64 GCC, the fastest plan of each direction measured with `pqkem bench
-/// --ntt-plans` (README, "NTT merge plans"). Other targets set theirs here.
-inline constexpr std::string_view kDefaultNttPlan = "11212/22111";
+/// --ntt-plans` (README, "NTT merge plans"): 11212 leads both. Other targets set theirs here.
+inline constexpr std::string_view kDefaultNttPlan = "11212";
 
 /// "3211" (both directions) or "11212/22111" (forward/inverse); nullopt if a name is unknown.
 std::optional<NttPlanChoice> parse_ntt_plan(std::string_view spec) noexcept;
