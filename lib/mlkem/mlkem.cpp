@@ -55,11 +55,10 @@ void decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const 
   Secret<32> k_bar;  // K_bar <- J(z || c)
   B::shake256(k_bar.span(), z, c);
 
-  SecretBytes c_prime(P::ct_bytes);
-  kpke_encrypt<P, B>(ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32),
-                     std::span<std::uint8_t, P::ct_bytes>(c_prime.data(), P::ct_bytes));
+  Secret<P::ct_bytes> c_prime;  // on the stack (no heap round trip), wiped on return
+  kpke_encrypt<P, B>(ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32), c_prime.span());
   // Compare every byte (no early exit: a strcmp-like stop at a zero byte is a known bug).
-  const std::uint8_t same = ct::equal_mask(c.data(), c_prime.data(), P::ct_bytes);
+  const std::uint8_t same = ct::equal_mask(c.data(), c_prime.bytes, P::ct_bytes);
   ct::select(shared_key.data(), same, k_r.bytes, k_bar.bytes, 32);
 }
 

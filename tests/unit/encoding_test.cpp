@@ -1,6 +1,7 @@
 // Compress/Decompress against the exact rational formula, and ByteEncode/ByteDecode round trips.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "mlkem/encoding.hpp"
@@ -38,6 +39,123 @@ TEST(Encoding, CompressDecompressEveryD) {
   check_compress_all<5>();
   check_compress_all<10>();
   check_compress_all<11>();
+  // The multiply-and-shift constants hold for every d, not only the ones ML-KEM uses.
+  check_compress_all<2>();
+  check_compress_all<3>();
+  check_compress_all<6>();
+  check_compress_all<7>();
+  check_compress_all<8>();
+  check_compress_all<9>();
+}
+
+TEST(Encoding, CompressPolyMapsSignedRepresentatives) {
+  // compress_poly / decompress_poly (the vectorized loops) against compress_exact on every
+  // representative in (-q, q), 256 at a time.
+  for (int base = -kQ + 1; base < kQ; base += kN) {
+    Poly f;
+    for (int i = 0; i < kN; ++i) f.c[i] = static_cast<std::int16_t>(std::min(base + i, kQ - 1));
+    const Coeffs c10 = compress_poly<10>(f), c4 = compress_poly<4>(f), c1 = compress_poly<1>(f);
+    for (int i = 0; i < kN; ++i) {
+      const int x = f.c[i] < 0 ? f.c[i] + kQ : f.c[i];
+      ASSERT_EQ(c10[i], compress_exact(10, x)) << x;
+      ASSERT_EQ(c4[i], compress_exact(4, x)) << x;
+      ASSERT_EQ(c1[i], compress_exact(1, x)) << x;
+    }
+  }
+  Coeffs y{};
+  for (int i = 0; i < kN; ++i) y[i] = static_cast<std::int16_t>(i * 8 + 7);  // up to 2^11 - 1
+  const Poly r = decompress_poly<11>(y);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(r.c[i], decompress_exact(11, y[i])) << i;
+}
+
+// Algorithms 5 and 6 bit by bit, as written in FIPS 203 (b_{i d + j} = bit j of f_i).
+template <int D>
+std::array<std::uint8_t, 32 * D> byte_encode_bitwise(const Coeffs& f) {
+  std::array<std::uint8_t, 32 * D> b{};
+  for (int i = 0; i < kN; ++i)
+    for (int j = 0; j < D; ++j)
+      b[(i * D + j) / 8] = static_cast<std::uint8_t>(b[(i * D + j) / 8] | (((f[i] >> j) & 1) << ((i * D + j) % 8)));
+  return b;
+}
+template <int D>
+Coeffs byte_decode_bitwise(const std::array<std::uint8_t, 32 * D>& b) {
+  Coeffs f{};
+  for (int i = 0; i < kN; ++i) {
+    int x = 0;
+    for (int j = 0; j < D; ++j) x |= ((b[(i * D + j) / 8] >> ((i * D + j) % 8)) & 1) << j;
+    f[i] = static_cast<std::int16_t>(D == 12 ? x % kQ : x);
+  }
+  return f;
+}
+
+template <int D>
+void check_against_bitwise(std::mt19937& rng) {
+  const int limit = D == 12 ? kQ : (1 << D);
+  std::uniform_int_distribution<int> dist(0, limit - 1);
+  for (int t = 0; t < 50; ++t) {
+    Coeffs f{};
+    for (auto& x : f) x = static_cast<std::int16_t>(dist(rng));
+    std::array<std::uint8_t, 32 * D> out{};
+    byte_encode<D>(f, out);
+    ASSERT_EQ(out, byte_encode_bitwise<D>(f)) << "d=" << D;
+    std::array<std::uint8_t, 32 * D> raw{};
+    for (auto& b : raw) b = static_cast<std::uint8_t>(rng());
+    ASSERT_EQ(byte_decode<D>(raw), byte_decode_bitwise<D>(raw)) << "d=" << D;
+  }
+}
+
+TEST(Encoding, ByteEncodeDecodeMatchAlgorithms5And6EveryD) {
+  std::mt19937 rng(5);
+  check_against_bitwise<1>(rng);
+  check_against_bitwise<2>(rng);
+  check_against_bitwise<3>(rng);
+  check_against_bitwise<4>(rng);
+  check_against_bitwise<5>(rng);
+  check_against_bitwise<6>(rng);
+  check_against_bitwise<7>(rng);
+  check_against_bitwise<8>(rng);
+  check_against_bitwise<9>(rng);
+  check_against_bitwise<10>(rng);
+  check_against_bitwise<11>(rng);
+  check_against_bitwise<12>(rng);
+}
+
+TEST(Encoding, Decode12AndModulusCheckOnEveryValueAtEveryPosition) {
+  // Every 12-bit value v in every coefficient slot i (the other slots random and canonical):
+  // decode_ntt_poly gives v mod q there, and is_canonical_encoding is v < q.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> dist(0, kQ - 1);
+  Coeffs base{};
+  for (auto& x : base) x = static_cast<std::int16_t>(dist(rng));
+  for (int i = 0; i < kN; ++i) {
+    for (int v = 0; v < 4096; v += (i % 8 == 0 || i >= kN - 8) ? 1 : 37) {
+      Coeffs f = base;
+      f[i] = static_cast<std::int16_t>(v);
+      std::array<std::uint8_t, kPolyBytes> b = byte_encode_bitwise<12>(f);
+      ASSERT_EQ(is_canonical_encoding(b), v < kQ) << "i=" << i << " v=" << v;
+      const NttPoly p = decode_ntt_poly(b);
+      ASSERT_EQ(p.c[i], v % kQ) << "i=" << i << " v=" << v;
+      ASSERT_EQ(p.c[(i + 1) % kN], base[(i + 1) % kN]);
+    }
+  }
+}
+
+TEST(Encoding, Encode12MapsSignedRepresentatives) {
+  // encode_ntt_poly on |f_i| < q equals ByteEncode_12 of the canonical representatives.
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<int> dist(-kQ + 1, kQ - 1);
+  for (int t = 0; t < 50; ++t) {
+    NttPoly f;
+    Coeffs canon{};
+    for (int i = 0; i < kN; ++i) {
+      const int x = t == 0 ? (i % 2 ? -kQ + 1 : kQ - 1) : t == 1 ? (i % 2 ? -1 : 0) : dist(rng);
+      f.c[i] = static_cast<std::int16_t>(x);
+      canon[i] = static_cast<std::int16_t>(x < 0 ? x + kQ : x);
+    }
+    std::array<std::uint8_t, kPolyBytes> out{};
+    encode_ntt_poly(f, out);
+    ASSERT_EQ(out, byte_encode_bitwise<12>(canon)) << t;
+  }
 }
 
 template <int D>

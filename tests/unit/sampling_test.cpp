@@ -25,19 +25,42 @@ TEST(Sampling, SampleNttOutputsCanonicalCoefficientsAndMatchesAlgorithm7) {
   }
 }
 
+TEST(Sampling, SampleNttMatchesAlgorithm7OnManySeeds) {
+  // Many seeds, so that every way a block can end (and the slow path near j = 256) is hit.
+  std::vector<std::uint8_t> stream(168 * 8);
+  for (int t = 0; t < 300; ++t) {
+    std::array<std::uint8_t, 32> rho{};
+    for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = static_cast<std::uint8_t>(t * 131 + i * 7);
+    const auto x = static_cast<std::uint8_t>(t % 4), y = static_cast<std::uint8_t>(t / 4);
+    const NttPoly a = sample_ntt(rho, x, y);
+    const std::uint8_t idx[2] = {x, y};
+    hash::shake128(stream, {rho, idx});
+    int j = 0;
+    for (std::size_t p = 0; j < kN; p += 3) {
+      const int d1 = stream[p] + 256 * (stream[p + 1] % 16);
+      const int d2 = stream[p + 1] / 16 + 16 * stream[p + 2];
+      if (d1 < kQ) { ASSERT_EQ(a.c[j], d1) << t; ++j; }
+      if (d2 < kQ && j < kN) { ASSERT_EQ(a.c[j], d2) << t; ++j; }
+    }
+  }
+}
+
 template <int Eta>
 void check_cbd_against_definition() {
-  std::array<std::uint8_t, 64 * Eta> b{};
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::uint8_t>(i * 37 + 11);
-  const Poly f = sample_poly_cbd<Eta>(b);
-  for (int i = 0; i < kN; ++i) {
-    int x = 0, y = 0;
-    for (int j = 0; j < Eta; ++j) {
-      const int bx = 2 * i * Eta + j, by = 2 * i * Eta + Eta + j;
-      x += (b[bx / 8] >> (bx % 8)) & 1;
-      y += (b[by / 8] >> (by % 8)) & 1;
+  for (int t = 0; t < 20; ++t) {  // all ones, all zeros, then varied bytes
+    std::array<std::uint8_t, 64 * Eta> b{};
+    for (std::size_t i = 0; i < b.size(); ++i)
+      b[i] = static_cast<std::uint8_t>(t == 0 ? 0xFF : t == 1 ? 0x00 : i * 37 + 11 + t * (i * i + 3));
+    const Poly f = sample_poly_cbd<Eta>(b);
+    for (int i = 0; i < kN; ++i) {
+      int x = 0, y = 0;
+      for (int j = 0; j < Eta; ++j) {
+        const int bx = 2 * i * Eta + j, by = 2 * i * Eta + Eta + j;
+        x += (b[bx / 8] >> (bx % 8)) & 1;
+        y += (b[by / 8] >> (by % 8)) & 1;
+      }
+      ASSERT_EQ(f.c[i], x - y) << "eta=" << Eta << " i=" << i << " t=" << t;
     }
-    ASSERT_EQ(f.c[i], x - y) << "eta=" << Eta << " i=" << i;
   }
 }
 
