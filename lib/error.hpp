@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <pqkem/export.hpp>  // PQKEM_API: the symbols libpqkem.so exports
+
 namespace pqkem {
 
 /// What went wrong. Each value is a distinct, documented failure of the API.
@@ -19,9 +21,10 @@ enum class Errc {
 };
 
 /// Short, stable, human-readable name of an error code ("invalid encapsulation key").
-const char* errc_name(Errc code) noexcept;
+PQKEM_API const char* errc_name(Errc code) noexcept;
 
-class Error : public std::runtime_error {
+/// Exported (typeinfo, vtable) so that catch (const pqkem::Error&) works across libpqkem.so.
+class PQKEM_API Error : public std::runtime_error {
 public:
   Error(Errc code, const std::string& what) : std::runtime_error(what), m_code(code) {}
   [[nodiscard]] Errc code() const noexcept { return m_code; }

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include <pqkem/export.hpp>  // PQKEM_API: the symbols libpqkem.so exports
+
 #include "error.hpp"
 #include "secret.hpp"
 
@@ -57,18 +59,18 @@ struct SchemeInfo {
 };
 
 /// All schemes, in a stable order.
-std::span<const SchemeInfo> all_schemes() noexcept;
-const SchemeInfo& scheme_info(Scheme s) noexcept;
+PQKEM_API std::span<const SchemeInfo> all_schemes() noexcept;
+PQKEM_API const SchemeInfo& scheme_info(Scheme s) noexcept;
 
 /// Parses a scheme name, case-insensitively, ignoring '-' and '_':
 /// "ML-KEM-768", "mlkem768", "ml_kem_768", "Kyber768" is *not* accepted (Kyber != ML-KEM);
 /// "ntruhps2048509", "NTRU-HPS-2048-509", "ntru_hrss_701", "NTRU-HRSS-701".
-std::optional<Scheme> parse_scheme(std::string_view name) noexcept;
+PQKEM_API std::optional<Scheme> parse_scheme(std::string_view name) noexcept;
 
 /// The scheme whose key / ciphertext has this length, if exactly one does.
-std::optional<Scheme> scheme_from_pk_size(std::size_t n) noexcept;
-std::optional<Scheme> scheme_from_sk_size(std::size_t n) noexcept;
-std::optional<Scheme> scheme_from_ct_size(std::size_t n) noexcept;
+PQKEM_API std::optional<Scheme> scheme_from_pk_size(std::size_t n) noexcept;
+PQKEM_API std::optional<Scheme> scheme_from_sk_size(std::size_t n) noexcept;
+PQKEM_API std::optional<Scheme> scheme_from_ct_size(std::size_t n) noexcept;
 
 struct KeyPair {
   Bytes pk;        ///< encapsulation key
@@ -81,35 +83,35 @@ struct Encapsulation {
 };
 
 /// Randomized key generation; coins from OpenSSL RAND_bytes (Errc::rng_failure if it fails).
-KeyPair keygen(Scheme s);
+PQKEM_API KeyPair keygen(Scheme s);
 /// Deterministic key generation from exactly the bytes keygen would draw, concatenated
 /// (ML-KEM: d || z, 64 bytes; this is also the ML-KEM private seed; NTRU: sampling seed ||
 /// 32-byte PRF key). Errc::bad_length otherwise.
-KeyPair keygen_derand(Scheme s, ByteView coins);
+PQKEM_API KeyPair keygen_derand(Scheme s, ByteView coins);
 
 /// Randomized encapsulation. Checks the key first (length: bad_length; ML-KEM modulus check,
 /// NTRU nonzero unused bits in the last byte: invalid_encaps_key).
-Encapsulation encaps(Scheme s, ByteView pk);
+PQKEM_API Encapsulation encaps(Scheme s, ByteView pk);
 /// Deterministic encapsulation (ML-KEM: coins = m, 32 bytes; NTRU: the Sample_rm bytes).
 /// For testing only.
-Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins);
+PQKEM_API Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins);
 
 /// Decapsulation with implicit rejection: a well-formed but wrong ciphertext yields the
 /// pseudo-random rejection secret, not an error. Errors: bad_length (sk or ct),
 /// invalid_decaps_key (ML-KEM: stored H(ek) does not match; NTRU: a packed polynomial of the
 /// key is not a canonical encoding).
-SecretBytes decaps(Scheme s, ByteView sk, ByteView ct);
+PQKEM_API SecretBytes decaps(Scheme s, ByteView sk, ByteView ct);
 
 /// Input validation on its own (the checks encaps / decaps perform). Throw on failure.
-void check_public_key(Scheme s, ByteView pk);
-void check_secret_key(Scheme s, ByteView sk);
+PQKEM_API void check_public_key(Scheme s, ByteView pk);
+PQKEM_API void check_secret_key(Scheme s, ByteView sk);
 
 /// The public key embedded in / derivable from a secret key (checks the key first).
 /// ML-KEM stores ek in dk. An NTRU round-3 secret key does not store h but stores h^-1 mod
 /// (q, Phi_n); h is recomputed from it (one inversion), byte-identical to keygen's pk.
-Bytes public_key_from_secret_key(Scheme s, ByteView sk);
+PQKEM_API Bytes public_key_from_secret_key(Scheme s, ByteView sk);
 
 /// Library version, "MAJOR.MINOR.PATCH".
-std::string_view version() noexcept;
+PQKEM_API std::string_view version() noexcept;
 
 }  // namespace pqkem

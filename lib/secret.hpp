@@ -6,13 +6,16 @@
 #include <span>
 #include <vector>
 
+#include <pqkem/export.hpp>  // PQKEM_API: the symbols libpqkem.so exports
+
 namespace pqkem {
 
 using Bytes = std::vector<std::uint8_t>;
 using ByteView = std::span<const std::uint8_t>;
 
-/// Overwrites memory with zeros in a way the compiler cannot elide (OPENSSL_cleanse).
-void secure_wipe(void* p, std::size_t n) noexcept;
+/// Overwrites memory with zeros in a way the compiler cannot elide (memset, then a compiler
+/// barrier that takes the pointer and clobbers memory).
+PQKEM_API void secure_wipe(void* p, std::size_t n) noexcept;
 
 /// Move-only, heap-allocated secret byte string, wiped on destruction and on move-from.
 /// Copying must be explicit (`clone()`), so secrets are not duplicated by accident.
