@@ -24,13 +24,22 @@ namespace pqkem::simd::avx2 {
 /// Karatsuba over blocks of 16 coefficients down to 16-lane schoolbook products.
 void ntru_poly_mul_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept;
 
-/// Rq multiplication. In: mod 2^16. Out: Rq (twin: poly_rq_mul_ref).
+/// r = a * b in Z_{2^13}[x]/(x^n - 1): coefficients correct mod 2^13, their top 3 bits
+/// unspecified. In: mod 2^16. Toom-Cook 4-way (its interpolation loses 3 bits), two Karatsuba
+/// levels, then 16 leaf products at a time in transposed layout. Internal: the Rq, Sq and S3
+/// products and the Rq inversion use it (q <= 2^13 and S3 products are < 4n < 2^13); it has no
+/// twin in the kernel table, the tests compare it with poly_mul_cyclic mod 2^13.
+void ntru_poly_mul_cyclic_mod8192(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept;
+
+/// Rq multiplication. In: mod 2^16. Out: Rq (twin: poly_rq_mul_ref). By the Toom-4 product: Rq
+/// needs the product mod q only, and q <= 2^13.
 void ntru_poly_rq_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept;
 
-/// Sq multiplication. In: mod 2^16. Out: Sq (twin: poly_sq_mul_ref).
+/// Sq multiplication. In: mod 2^16. Out: Sq (twin: poly_sq_mul_ref). By the Toom-4 product.
 void ntru_poly_sq_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept;
 
-/// S3 multiplication: the cyclic product (exact: coefficients <= 4n) reduced mod (3, Phi_n).
+/// S3 multiplication: the cyclic product (exact: coefficients <= 4n < 2^13, so the Toom-4
+/// product mod 2^13 is exact) reduced mod (3, Phi_n).
 /// In: Z3. Out: S3 (twin: poly_s3_mul_ref).
 void ntru_poly_s3_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept;
 
@@ -42,8 +51,9 @@ void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, in
 /// (2, Phi_n), or 0 if a = 0 mod (2, Phi_n) (twin: poly_r2_inv_ref).
 void ntru_poly_r2_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept;
 
-/// Inverse mod (q, Phi_n): ntru_poly_r2_inv, then Newton steps r <- r (2 - a r) with
-/// ntru_poly_mul_cyclic until the precision reaches q. In: mod 2^16. Out: Sq (twin: poly_rq_inv_ref).
+/// Inverse mod (q, Phi_n): ntru_poly_r2_inv, then (for log2 q = 11, 12) one step
+/// r <- r (1 + u + u^2) with u = 1 - a r, and Newton steps r <- r (2 - a r), all with
+/// ntru_poly_mul_cyclic_mod8192, until the precision reaches q. In: mod 2^16. Out: Sq (twin: poly_rq_inv_ref).
 void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
 
 /// Inverse in S3 by constant-time divsteps, trits bit-sliced as (nonzero, negative) bit planes.

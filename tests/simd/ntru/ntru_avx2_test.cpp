@@ -22,6 +22,9 @@
 #include "ntru/sort.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
+#if PQKEM_HAVE_AVX2
+#include "simd/avx2/ntru_avx2.h"
+#endif
 
 namespace pqkem::ntru {
 namespace {
@@ -160,6 +163,36 @@ TYPED_TEST(NtruAvx2Kernel, Multiplications) {
   }
 }
 
+/// The internal Toom-4 product (behind the Rq, Sq, S3 products and the Rq inversion) is the
+/// cyclic product mod 2^13: compare it with poly_mul_cyclic in the low 13 bits, on the operands
+/// above plus all-0xFFFF, all-(q-1), a single 1 at each end, and products of random pairs.
+TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
+#if PQKEM_HAVE_AVX2
+  using P = TypeParam;
+  if (!cpu_has_avx2()) GTEST_SKIP() << "no AVX2";
+  std::mt19937_64 rng(8050 + P::n);
+  auto ops = this->operands(rng);
+  ops.push_back(this->monomial(P::n - 1, 1));
+  ops.push_back(this->monomial(0, 0xFFFF));
+  ops.push_back(this->monomial(P::n - 1, 0xFFFF));
+  std::size_t idx = 0;
+  auto check = [&](const Poly<P>& a, const Poly<P>& b) {
+    Poly<P> want, got = a;
+    poly_mul_cyclic(want, a, b);
+    simd::avx2::ntru_poly_mul_cyclic_mod8192(got.c.data(), got.c.data(), b.c.data(), static_cast<int>(P::n));  // r = a
+    for (auto* p : {&want, &got})
+      for (auto& x : p->c) x = static_cast<std::uint16_t>(x & 0x1FFF);
+    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192");
+    ++idx;
+  };
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    for (std::size_t j = 0; j < ops.size(); ++j) check(ops[i], ops[j]);
+  for (int i = 0; i < 50; ++i) check(this->random_poly(rng, 65536), this->random_poly(rng, 65536));
+#else
+  GTEST_SKIP() << "AVX2 kernels not compiled in";
+#endif
+}
+
 TYPED_TEST(NtruAvx2Kernel, S3Multiplication) {
   using P = TypeParam;
   const auto& ref = this->ref();
@@ -253,6 +286,39 @@ TYPED_TEST(NtruAvx2Kernel, S3Inversion) {
     ++idx;
   }
   EXPECT_GE(zero, 3u) << "0, Phi_n and 2 Phi_n are not invertible";
+}
+
+/// The AVX2 divsteps skip registers above public degree bounds (lib/simd/avx2/ntru_inv_avx2.cpp)
+/// and keep sign bits only where they matter: inputs of low and high degree, sparse and periodic
+/// ones, and arbitrary 16-bit values, for the S2, S3 and Sq inversions.
+TYPED_TEST(NtruAvx2Kernel, InversionsOnStructuredInputs) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8550 + P::n);
+  std::size_t idx = 0;
+  for (int it = 0; it < 120; ++it) {
+    Poly<P> a;
+    for (std::size_t i = 0; i < P::n; ++i) {
+      const std::uint64_t x = rng();
+      switch (it % 6) {
+        case 0: a.c[i] = static_cast<std::uint16_t>(x % 3); break;
+        case 1: a.c[i] = static_cast<std::uint16_t>(x % 40 == 0 ? 1 + (x >> 8) % 2 : 0); break;  // sparse
+        case 2: a.c[i] = static_cast<std::uint16_t>(i < 4 + std::size_t(it % 5) ? x % 3 : 0); break;  // low degree
+        case 3: a.c[i] = static_cast<std::uint16_t>(i + 8 >= P::n ? x % 3 : 0); break;  // only high terms
+        case 4: a.c[i] = static_cast<std::uint16_t>(i % (1 + it % 7) == 0 ? 2 : 1); break;  // periodic
+        default: a.c[i] = static_cast<std::uint16_t>(x); break;
+      }
+    }
+    Poly<P> want, got;
+    this->ref().poly_s3_inv(want, a), this->avx2().poly_s3_inv(got, a);
+    EXPECT_POLY_EQ(got, want, "poly_s3_inv");
+    this->ref().poly_r2_inv(want, a), this->avx2().poly_r2_inv(got, a);
+    EXPECT_POLY_EQ(got, want, "poly_r2_inv");
+    if (it % 4 == 0) {
+      this->ref().poly_rq_inv(want, a), this->avx2().poly_rq_inv(got, a);
+      EXPECT_POLY_EQ(got, want, "poly_rq_inv");
+    }
+    ++idx;
+  }
 }
 
 TYPED_TEST(NtruAvx2Kernel, SortAndSampleFixedType) {
