@@ -40,20 +40,12 @@ void Sponge::absorb(ByteView in) noexcept {
   const std::uint8_t* p = in.data();
   std::size_t len = in.size();
   while (len > 0) {
-    if (m_pos == 0) {
-      while (len >= m_rate) {  // whole blocks, lane by lane
-        for (std::size_t i = 0; i < m_rate / 8; ++i) m_state[i] ^= load_le64(p + 8 * i);
-        keccak_f1600(m_state);
-        p += m_rate;
-        len -= m_rate;
-      }
-      if (len == 0) break;
-    }
-    const std::size_t n = len < m_rate - m_pos ? len : m_rate - m_pos;
-    for (std::size_t i = 0; i < n; ++i, ++m_pos)
-      m_state[m_pos / 8] ^= static_cast<std::uint64_t>(p[i]) << (8 * (m_pos % 8));
-    p += n;
+    std::size_t n = len < m_rate - m_pos ? len : m_rate - m_pos;
     len -= n;
+    for (; n > 0 && m_pos % 8 != 0; --n, ++p, ++m_pos)  // up to a lane boundary
+      m_state[m_pos / 8] ^= static_cast<std::uint64_t>(*p) << (8 * (m_pos % 8));
+    for (; n >= 8; n -= 8, p += 8, m_pos += 8) m_state[m_pos / 8] ^= load_le64(p);  // whole lanes
+    for (; n > 0; --n, ++p, ++m_pos) m_state[m_pos / 8] ^= static_cast<std::uint64_t>(*p) << (8 * (m_pos % 8));
     if (m_pos == m_rate) {
       keccak_f1600(m_state);
       m_pos = 0;
@@ -76,11 +68,11 @@ void Sponge::squeeze(std::span<std::uint8_t> out) noexcept {
       keccak_f1600(m_state);
       m_pos = 0;
     }
-    if (m_pos % 8 == 0) {
-      for (; len >= 8 && m_pos < m_rate; p += 8, len -= 8, m_pos += 8) store_le64(p, m_state[m_pos / 8]);
-    }
-    for (; len > 0 && m_pos < m_rate && (len < 8 || m_pos % 8 != 0); ++p, --len, ++m_pos)
-      *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
+    std::size_t n = len < m_rate - m_pos ? len : m_rate - m_pos;
+    len -= n;
+    for (; n > 0 && m_pos % 8 != 0; --n, ++p, ++m_pos) *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
+    for (; n >= 8; n -= 8, p += 8, m_pos += 8) store_le64(p, m_state[m_pos / 8]);
+    for (; n > 0; --n, ++p, ++m_pos) *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
   }
 }
 
