@@ -9,12 +9,8 @@ CLI::App* add_convert(CLI::App& app, ConvertOptions& opts) {
   auto* cmd = app.add_subcommand("convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
   add_algorithm_option(*cmd, opts.algorithm,
                        "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
-  cmd->add_option("--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)")
-      ->required()
-      ->option_text("PATH REQUIRED");
-  cmd->add_option("--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)")
-      ->required()
-      ->option_text("PATH REQUIRED");
+  add_path_option(*cmd, "--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)");
+  add_path_option(*cmd, "--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)");
   add_format_option(*cmd, opts.format, FormatUse::keys)->required()->option_text("bin|hex|pem|der REQUIRED");
   add_sk_form_option(*cmd, opts.sk_form);
   cmd->add_flag("--force", opts.force, "Replace an output file that already exists");

@@ -9,15 +9,9 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
   add_algorithm_option(*cmd, opts.algorithm,
                        "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
                        "length), required for a raw seed. If given, the inputs must fit it");
-  cmd->add_option("--sk", opts.sk_path, "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed as hex or raw (- for stdin)")
-      ->required()
-      ->option_text("PATH REQUIRED");
-  cmd->add_option("--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)")
-      ->required()
-      ->option_text("PATH REQUIRED");
-  cmd->add_option("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)")
-      ->required()
-      ->option_text("PATH REQUIRED");
+  add_path_option(*cmd, "--sk", opts.sk_path, "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed as hex or raw (- for stdin)");
+  add_path_option(*cmd, "--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)");
+  add_path_option(*cmd, "--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
   add_format_option(*cmd, opts.format, FormatUse::data);
   cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
   cmd->add_flag("--json", opts.json,

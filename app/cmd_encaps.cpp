@@ -9,15 +9,9 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
   auto* cmd = app.add_subcommand("encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
   add_algorithm_option(*cmd, opts.algorithm,
                        "Algorithm; optional, inferred from the public key's length. If given, the key must fit it");
-  cmd->add_option("--pk", opts.pk_path, "Public key to read: PEM, DER, hex or raw (- for stdin)")
-      ->required()
-      ->option_text("PATH REQUIRED");
-  cmd->add_option("--ct", opts.ct_path, "Where to write the ciphertext (- for stdout)")
-      ->required()
-      ->option_text("PATH REQUIRED");
-  cmd->add_option("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)")
-      ->required()
-      ->option_text("PATH REQUIRED");
+  add_path_option(*cmd, "--pk", opts.pk_path, "Public key to read: PEM, DER, hex or raw (- for stdin)");
+  add_path_option(*cmd, "--ct", opts.ct_path, "Where to write the ciphertext (- for stdout)");
+  add_path_option(*cmd, "--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
   add_format_option(*cmd, opts.format, FormatUse::data);
   add_coins_option(*cmd, opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
   cmd->add_flag("--force", opts.force, "Replace output files that already exist");

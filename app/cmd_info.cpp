@@ -105,7 +105,7 @@ void add_fingerprint(Report& r, ByteView pk, const std::string& text_key) {
 
 CLI::App* add_info(CLI::App& app, InfoOptions& opts) {
   auto* cmd = app.add_subcommand("info", "Describe a key, seed or ciphertext file (never prints secret material)");
-  cmd->add_option("path", opts.path, "File to describe (- for stdin)")->required()->option_text("PATH REQUIRED");
+  add_path_option(*cmd, "path", opts.path, "File to describe (- for stdin)");
   add_algorithm_option(*cmd, opts.algorithm,
                        "Algorithm; names the parameter set of a raw 64-byte seed, and restricts raw inputs to it");
   cmd->add_flag("--json", opts.json, "Print one JSON object instead of text");

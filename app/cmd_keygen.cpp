@@ -13,12 +13,8 @@ CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
   add_algorithm_option(*cmd, opts.algorithm, "Algorithm, e.g. ML-KEM-768 (case-insensitive; see 'pqkem list')")
       ->required()
       ->option_text("ALG REQUIRED");
-  cmd->add_option("--pk", opts.pk_path, "Where to write the public key (- for stdout)")
-      ->required()
-      ->option_text("PATH REQUIRED");
-  cmd->add_option("--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)")
-      ->required()
-      ->option_text("PATH REQUIRED");
+  add_path_option(*cmd, "--pk", opts.pk_path, "Where to write the public key (- for stdout)");
+  add_path_option(*cmd, "--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)");
   add_format_option(*cmd, opts.format, FormatUse::keys);
   add_sk_form_option(*cmd, opts.sk_form);
   add_coins_option(*cmd, opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");

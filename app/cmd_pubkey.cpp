@@ -9,14 +9,10 @@ CLI::App* add_pubkey(CLI::App& app, PubkeyOptions& opts) {
   auto* cmd = app.add_subcommand("pubkey", "Derive the public key from a secret key file");
   add_algorithm_option(*cmd, opts.algorithm,
                        "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
-  cmd->add_option("--sk", opts.sk_path,
+  add_path_option(*cmd, "--sk", opts.sk_path,
                   "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed "
-                  "as hex or raw (- for stdin)")
-      ->required()
-      ->option_text("PATH REQUIRED");
-  cmd->add_option("--pk", opts.pk_path, "Where to write the public key (- for stdout)")
-      ->required()
-      ->option_text("PATH REQUIRED");
+                  "as hex or raw (- for stdin)");
+  add_path_option(*cmd, "--pk", opts.pk_path, "Where to write the public key (- for stdout)");
   add_format_option(*cmd, opts.format, FormatUse::keys);
   cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
   add_engine_options(*cmd, opts.engine);

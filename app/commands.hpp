@@ -148,6 +148,8 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl = t
 /// environment: unknown names are usage errors (exit 2, listing the valid ones); an
 /// implementation this CPU or build cannot run is a failure (exit 1) saying why.
 void apply_engine_options(const EngineOptions& engine);
+/// Adds a required file option (`--pk PATH`, or a positional `path`); `-` means stdin or stdout.
+CLI::Option* add_path_option(CLI::App& cmd, const std::string& name, std::string& path, const std::string& description);
 /// Adds `--coins HEX|@FILE`, documented as being for testing only.
 void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what);
 

@@ -257,6 +257,10 @@ void apply_engine_options(const EngineOptions& engine) {
   }
 }
 
+CLI::Option* add_path_option(CLI::App& cmd, const std::string& name, std::string& path, const std::string& description) {
+  return cmd.add_option(name, path, description)->required()->option_text("PATH REQUIRED");
+}
+
 void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what) {
   cmd.add_option("--coins", coins,
                  fmt::format("FOR TESTING ONLY: makes the operation deterministic by supplying exactly the random "
