@@ -87,6 +87,10 @@ void check_freed(void* p, std::size_t n) {
 #if PQKEM_WIPE_SCANS
 // Sized and unsized deletes; the unsized one cannot know the size, so it asks malloc.
 #include <malloc.h>
+// gcc 12 flags std::free inside a replaced operator delete as a new/free mismatch; here the
+// global operator new is the default one, which allocates with malloc.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept {
   if (p != nullptr) check_freed(p, malloc_usable_size(p));
   std::free(p);
@@ -97,6 +101,7 @@ void operator delete(void* p, std::size_t n) noexcept {
 }
 void operator delete[](void* p) noexcept { operator delete(p); }
 void operator delete[](void* p, std::size_t n) noexcept { operator delete(p, n); }
+#pragma GCC diagnostic pop
 #endif
 
 namespace {
@@ -119,7 +124,7 @@ __attribute__((noinline)) const char* scan_dead_stack() {
 
 /// Test-only: copies 32 secret bytes into a stack frame a few KiB deep and returns unwiped.
 __attribute__((noinline)) void leave_on_stack_inner(const std::uint8_t* secret) {
-  volatile std::uint8_t buf[64];
+  [[maybe_unused]] volatile std::uint8_t buf[64];
   for (int i = 0; i < 32; ++i) buf[i] = secret[i];
 }
 __attribute__((noinline)) void leave_on_stack(const std::uint8_t* secret) {

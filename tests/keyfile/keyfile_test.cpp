@@ -111,7 +111,9 @@ TEST(Der, HeaderSizesAreMinimal) {
     const ByteView got = r.expect(0x04, "octets");
     r.expect_end("octets");
     EXPECT_TRUE(bytes_equal(got, content)) << n;
-    if (n < 0x10000) EXPECT_TRUE(bytes_equal(out, tlv(0x04, content))) << n;
+    if (n < 0x10000) {
+      EXPECT_TRUE(bytes_equal(out, tlv(0x04, content))) << n;
+    }
   }
 }
 
@@ -326,7 +328,9 @@ TEST(RoundTrip, PemLineWrapping) {
     EXPECT_EQ(lines.back(), "-----END X-----");
     for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
       EXPECT_LE(lines[i].size(), 64u);
-      if (i + 2 < lines.size()) EXPECT_EQ(lines[i].size(), 64u);
+      if (i + 2 < lines.size()) {
+        EXPECT_EQ(lines[i].size(), 64u);
+      }
     }
     if (n == 0) {
       EXPECT_TRUE(throws_with([&] { keyfile::pem_decode(view_of(pem)); }, Errc::bad_format, "no data"));

@@ -110,7 +110,7 @@ TEST_P(KemBothImpls, SameBytesUnderEveryImplementation) {
 
 INSTANTIATE_TEST_SUITE_P(AllMlKem, KemBothImpls,
                          ::testing::Values(Scheme::MlKem512, Scheme::MlKem768, Scheme::MlKem1024),
-                         [](const auto& info) { return std::string(scheme_info(info.param).name).substr(7); });
+                         [](const auto& param_info) { return std::string(scheme_info(param_info.param).name).substr(7); });
 
 #if PQKEM_HAVE_AVX2
 namespace av = simd::avx2;
