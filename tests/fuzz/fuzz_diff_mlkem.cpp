@@ -3,7 +3,10 @@
 // bounds (backend.hpp, mlkem_avx2.hpp). T_q values are converted between the FIPS 203 order
 // and the AVX2 order (mlkem_transpose_avx2) before comparing; results must be bit-identical.
 // Input: [kernel selector][parameters...][coefficient / byte material].
+#include <openssl/evp.h>
+
 #include <array>
+#include <memory>
 
 #include "fuzz_util.hpp"
 #include "hash.hpp"
@@ -24,6 +27,21 @@ namespace {
 using R = RefBackend;
 using A = Avx2Backend;
 namespace avx2 = pqkem::simd::avx2;
+
+/// OpenSSL's answer (the reference for pqkem's own sponge): `name` of msg, outlen bytes.
+std::vector<std::uint8_t> openssl_hash(const char* name, const std::vector<std::uint8_t>& msg, std::size_t outlen) {
+  std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> md(EVP_MD_fetch(nullptr, name, nullptr), &EVP_MD_free);
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  std::vector<std::uint8_t> out(outlen);
+  unsigned len = 0;
+  const bool xof = md && (EVP_MD_get_flags(md.get()) & EVP_MD_FLAG_XOF) != 0;
+  fuzz::check(md && ctx && EVP_DigestInit_ex2(ctx.get(), md.get(), nullptr) == 1 &&
+                  EVP_DigestUpdate(ctx.get(), msg.data(), msg.size()) == 1 &&
+                  (xof ? EVP_DigestFinalXOF(ctx.get(), out.data(), outlen)
+                       : EVP_DigestFinal_ex(ctx.get(), out.data(), &len)) == 1,
+              "OpenSSL digest failed");
+  return out;
+}
 
 /// A coefficient with |x| <= bound, from 16 input bits.
 std::int16_t coeff(fuzz::Reader& in, int bound) {
@@ -86,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #if PQKEM_HAVE_AVX2
   if (!simd::impl_usable(simd::Impl::avx2)) return 0;
   fuzz::Reader in(data, size);
-  switch (in.byte() % 16) {
+  switch (in.byte() % 17) {
     case 0: {  // NTT. In: |f_i| < q.
       const Poly f = poly<Poly>(in, kQ - 1);
       expect_same(R::ntt(f), from_avx2(A::ntt(f)), "ntt");
@@ -166,7 +184,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     case 12: noise_case<2>(in); break;
     case 13: noise_case<3>(in); break;
-    case 14: {  // SHA3-256, SHA3-512, SHAKE256 of a || b (AVX2 Keccak vs OpenSSL).
+    case 14: {  // SHA3-256, SHA3-512, SHAKE256 of a || b (AVX2 Keccak vs the portable sponge).
       const std::size_t split = in.u16();
       auto rest = in.rest();
       const std::size_t cut = rest.empty() ? 0 : split % (rest.size() + 1);
@@ -186,7 +204,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::check(fuzz::same(j1.data(), j2.data(), outlen), "shake256");
       break;
     }
-    case 15: {  // 4-way SHAKE128 / SHAKE256 against OpenSSL, lane by lane.
+    case 15: {  // 4-way SHAKE128 / SHAKE256 against the portable sponge, lane by lane.
       const std::size_t inlen = in.byte() % 200, outlen = 1 + in.byte() % 400;
       std::array<std::vector<std::uint8_t>, 4> msg, o128, o256;
       const std::uint8_t* ins[4];
@@ -209,6 +227,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         hash::shake256(r, {msg[j]});
         fuzz::check(r == o256[j], "shake256_x4");
       }
+      break;
+    }
+    case 16: {  // the portable SHA-3 family (hash.cpp) against OpenSSL, input in two pieces
+      const std::size_t alen = in.u16() % 600, blen = in.byte(), outlen = in.u16() % 800;
+      const std::vector<std::uint8_t> a = in.bytes(alen), b = in.bytes(blen);
+      std::vector<std::uint8_t> msg = a;
+      msg.insert(msg.end(), b.begin(), b.end());
+      std::array<std::uint8_t, 32> h256{};
+      hash::sha3_256(h256, {a, b});
+      fuzz::check(std::vector<std::uint8_t>(h256.begin(), h256.end()) == openssl_hash("SHA3-256", msg, 32), "sha3_256");
+      std::array<std::uint8_t, 64> h512{};
+      hash::sha3_512(h512, {a, b});
+      fuzz::check(std::vector<std::uint8_t>(h512.begin(), h512.end()) == openssl_hash("SHA3-512", msg, 64), "sha3_512");
+      std::vector<std::uint8_t> r(outlen);
+      hash::shake128(r, {a, b});
+      fuzz::check(r == openssl_hash("SHAKE128", msg, outlen), "shake128");
+      hash::shake256(r, {a, b});
+      fuzz::check(r == openssl_hash("SHAKE256", msg, outlen), "shake256");
       break;
     }
   }
