@@ -2,6 +2,7 @@
 // simd/avx2/ntru_avx2.h; this file itself is portable code (not compiled with -mavx2).
 #include "ntru/kernels.hpp"
 
+#include "ntru/sample.hpp"
 #include "ntru/sort.hpp"
 
 #ifndef PQKEM_HAVE_AVX2
@@ -18,6 +19,7 @@ const Kernels<P>& kernels_ref() noexcept {
   static constexpr Kernels<P> table{
       simd::Impl::portable,  poly_mul_cyclic<P>, poly_rq_mul_ref<P>, poly_sq_mul_ref<P>, poly_s3_mul_ref<P>,
       poly_mul_x_minus_1_ref<P>, poly_r2_inv_ref<P>, poly_rq_inv_ref<P>, poly_s3_inv_ref<P>, sort_int32_ref,
+      sample_fixed_type_ref<P>,
   };
   return table;
 }
@@ -45,6 +47,10 @@ constexpr Kernels<P> make_avx2_table() noexcept {
       [](std::span<std::int32_t> x) noexcept {
         if (x.size() <= v::kNtruSortMaxLen) v::ntru_sort_int32(x.data(), x.size());  // public length
         else sort_int32_ref(x);
+      },
+      [](Poly<P>& r, const std::uint8_t* u) noexcept {
+        if constexpr (P::n - 1 <= v::kNtruSortMaxLen) v::ntru_sample_fixed_type(r.c.data(), u, P::n, P::weight);
+        else sample_fixed_type_ref<P>(r, u);
       },
   };
 }

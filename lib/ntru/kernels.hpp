@@ -26,6 +26,8 @@ struct Kernels {
   void (*poly_rq_inv)(Poly<P>& r, const Poly<P>& a) noexcept;
   void (*poly_s3_inv)(Poly<P>& r, const Poly<P>& a) noexcept;
   void (*sort_int32)(std::span<std::int32_t> x) noexcept;
+  /// Sample_fixed_type (sample.hpp) from P::sample_ft_bytes bytes at u; HPS only.
+  void (*sample_fixed_type)(Poly<P>& r, const std::uint8_t* u) noexcept;
 };
 
 /// The portable kernels (the `_ref` twins).

@@ -34,7 +34,7 @@ void sample_iid_plus(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_byt
 }
 
 template <class P>
-void sample_fixed_type(const Kernels<P>& k, Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept {
+void sample_fixed_type_ref(Poly<P>& r, const std::uint8_t* u) noexcept {
   constexpr std::size_t m = P::n - 1;
   static_assert(P::sample_ft_bytes * 8 >= 30 * m);
   std::array<std::int32_t, m> s{};
@@ -50,10 +50,15 @@ void sample_fixed_type(const Kernels<P>& k, Poly<P>& r, std::span<const std::uin
     const std::uint32_t label = i < half ? 1u : i < 2 * half ? 2u : 0u;  // public index test
     s[i] = static_cast<std::int32_t>((w << 2) | label);
   }
-  k.sort_int32(s);
+  sort_int32_ref(s);
   for (std::size_t i = 0; i < m; ++i) r.c[i] = static_cast<std::uint16_t>(s[i] & 3);
   r.c[P::n - 1] = 0;
   secure_wipe(s.data(), sizeof s);
+}
+
+template <class P>
+void sample_fixed_type(const Kernels<P>& k, Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept {
+  k.sample_fixed_type(r, u.data());
 }
 
 template <class P>
@@ -83,6 +88,7 @@ using IidBytes = std::span<const std::uint8_t, P::sample_iid_bytes>;
   template void sample_iid<P>(Poly<P>&, IidBytes<P>) noexcept;                                               \
   template void sample_iid_plus<P>(Poly<P>&, IidBytes<P>) noexcept;                                          \
   template void sample_fixed_type<P>(const Kernels<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_ft_bytes>) noexcept;  \
+  template void sample_fixed_type_ref<P>(Poly<P>&, const std::uint8_t*) noexcept;                            \
   template void sample_fg<P>(const Kernels<P>&, Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept; \
   template void sample_rm<P>(const Kernels<P>&, Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_rm_bytes>) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_SAMPLE)

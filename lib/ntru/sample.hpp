@@ -26,6 +26,10 @@ void sample_iid_plus(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_byt
 /// i < weight, else 0) is sorted as int32 in constant time (k's sort) and r_i = s_i mod 4. Out: S3.
 template <class P>
 void sample_fixed_type(const Kernels<P>& k, Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept;
+/// The portable twin (the kernel table's entry): builds the keys, sorts them with
+/// sort_int32_ref and extracts the labels. u holds P::sample_ft_bytes bytes.
+template <class P>
+void sample_fixed_type_ref(Poly<P>& r, const std::uint8_t* u) noexcept;
 
 /// Sample_fg: HPS f = iid, g = fixed type; HRSS f, g = iid plus. Out: S3.
 template <class P>

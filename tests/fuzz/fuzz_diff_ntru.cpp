@@ -88,6 +88,14 @@ void run(fuzz::Reader& in, int kernel) {
       expect_same(x, y, "poly_s3_inv");
       break;
     }
+    case 8: {  // Sample_fixed_type (HPS) from arbitrary bytes
+      if constexpr (P::hps) {
+        const std::vector<std::uint8_t> u = in.bytes(P::sample_ft_bytes);
+        r.sample_fixed_type(x, u.data()), a.sample_fixed_type(y, u.data());
+        expect_same(x, y, "sample_fixed_type");
+      }
+      break;
+    }
     default: {  // sort_int32 on len <= 1024 values (the length is public; any length)
       const std::size_t len = in.u16() % 1025;
       std::vector<std::int32_t> v(len);
@@ -109,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!simd::impl_usable(simd::Impl::avx2)) return 0;
   fuzz::Reader in(data, size);
   const std::uint8_t sel = in.byte();
-  const int kernel = (sel >> 2) % 9;
+  const int kernel = (sel >> 2) % 10;
   switch (sel & 3) {
     case 0: run<NtruHps2048509>(in, kernel); break;
     case 1: run<NtruHps2048677>(in, kernel); break;

@@ -60,10 +60,21 @@ void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq)
 /// In: Z3. Out: S3, the inverse mod (3, Phi_n), or 0 if there is none (twin: poly_s3_inv_ref).
 void ntru_poly_s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept;
 
-/// Sorts x[0 .. len) ascending as int32, len <= 1024, with a bitonic sorting network on 8-lane
-/// vectors (padded with INT32_MAX to a power of two). The comparisons depend on len only.
+/// Sorts x[0 .. len) ascending as int32, len <= 1024 (x needs no alignment), with a bitonic
+/// sorting network on 2^t >= max(len, 64) wires padded with INT32_MAX, in a transposed layout
+/// where all but 6 of its stages are whole-vector min/max. The comparisons, branches and
+/// addresses depend on len only.
 /// (twin: sort_int32_ref; the sorted sequence is unique, so the outputs are identical.)
 void ntru_sort_int32(std::int32_t* x, std::size_t len) noexcept;
 inline constexpr std::size_t kNtruSortMaxLen = 1024;
+
+/// NTRU-HPS Sample_fixed_type: r[0 .. n-1) gets weight/2 coefficients 1 and weight/2
+/// coefficients 2 (-1) at the positions given by sorting the 30-bit keys read from u
+/// (P::sample_ft_bytes = ceil(30 (n-1) / 8) bytes, little-endian bit stream), r[n-1] = 0.
+/// In: 2 <= n - 1 <= kNtruSortMaxLen,
+/// weight <= n - 1 even. Out: Z3. Builds the keys 8 at a time, sorts them with the network of
+/// ntru_sort_int32 and packs the labels 16 at a time (twin: sample_fixed_type_ref; the kernel
+/// table's sample_fixed_type entry).
+void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int weight) noexcept;
 
 }  // namespace pqkem::simd::avx2

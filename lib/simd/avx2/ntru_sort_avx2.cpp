@@ -1,12 +1,25 @@
 // Constant-time int32 sort in AVX2 for sample_fixed_type (compiled with -mavx2; see ntru_avx2.h).
 //
-// Bitonic sorting network (Batcher 1968) on N = 2^t >= len elements, the padding being
-// INT32_MAX: for block sizes k = 2, 4, ..., N and distances d = k/2, ..., 1, element i is
-// compare-exchanged with i + d (i & d = 0), ascending when i & k = 0, descending otherwise.
-// Distances >= 8 pair whole 8-lane vectors (min/max), two stages per pass over memory; distances
-// 4, 2, 1 pair lanes inside one vector (a lane permutation, min, max, and a blend choosing min or
-// max per lane), all three in one pass. Which
-// elements are compared depends only on len; data moves only through min/max/blend.
+// A bitonic sorting network (Batcher 1968) in its "flip" form on N = 2^t >= max(len, 64) wires,
+// the wires past len holding INT32_MAX: merging two sorted runs of h wires into one of 2h first
+// compares wire i with its mirror 2h-1-i of the block, then half-cleans each half at distances
+// h/2, ..., 1; every comparator puts the minimum on the lower wire.
+//
+// Transposed layout: the N wires are V = N/8 vectors and wire j = V l + v is lane l of vector v.
+// The input order does not matter to a sorting network, so the keys are loaded as they come.
+// Then every distance below V is between whole vectors (one min and one max for 8 comparators,
+// no shuffle), and the mirror within runs of up to V wires is a renaming of vectors. Phase A
+// sorts the V wires of each lane (8-wire columns by the 19-comparator network, then merges of
+// runs of 16 .. V vectors). Phase B merges lanes 1+1, 2+2, 4+4: the flip meets vector v with the
+// lane-permuted vector V-1-v, the half-cleaners at distances 2V, V pair lanes inside a vector
+// (permutation, min, max, blend), those below V are whole vectors again. Only 6 of the
+// log N (log N + 1) / 2 stages need lane work. Stages are fused two or three per pass over
+// memory (8 vectors in registers). The keys fill vectors 0 .. ceil(len/8) - 1, so phase A can
+// skip the groups of vectors that hold INT32_MAX only (see sort_transposed). Finally V/8 8 x 8
+// transposes put wire j at x[j].
+//
+// Which wires are compared, every branch and every address depends on len only; data moves only
+// through min/max/blend/shuffles.
 #include <immintrin.h>
 
 #include <climits>
@@ -20,91 +33,263 @@ namespace {
 inline __m256i load8(const std::int32_t* p) noexcept { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
 inline void store8(std::int32_t* p, __m256i v) noexcept { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
 
-/// Lane permutation exchanging lanes l and l ^ d (d = 4, 2, 1).
-inline __m256i partner(__m256i x, int d) noexcept {
-  if (d == 4) return _mm256_permute2x128_si256(x, x, 0x01);
-  if (d == 2) return _mm256_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2));
-  return _mm256_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1));
+/// (lo, hi) <- (min, max), lane by lane.
+inline void cx(__m256i& lo, __m256i& hi) noexcept {
+  const __m256i mn = _mm256_min_epi32(lo, hi);
+  hi = _mm256_max_epi32(lo, hi);
+  lo = mn;
+}
+
+/// Half-cleaner stages dv, dv/2, dv/4 (dv >= 4; min to the lower vector) in one pass: vectors
+/// j + t dv/4, t = 0 .. 7, in registers. Groups whose vectors are all >= live are skipped (see
+/// sort_transposed).
+void clean3(std::int32_t* buf, std::size_t live, std::size_t dv) noexcept {
+  const std::size_t q = dv / 4;
+  for (std::size_t s = 0; s < live; s += 2 * dv) {
+    for (std::size_t j = s; j < s + q && j < live; ++j) {
+      std::int32_t* p = buf + 8 * j;
+      const std::size_t e = 8 * q;
+      __m256i v0 = load8(p), v1 = load8(p + e), v2 = load8(p + 2 * e), v3 = load8(p + 3 * e);
+      __m256i v4 = load8(p + 4 * e), v5 = load8(p + 5 * e), v6 = load8(p + 6 * e), v7 = load8(p + 7 * e);
+      cx(v0, v4), cx(v1, v5), cx(v2, v6), cx(v3, v7);
+      cx(v0, v2), cx(v1, v3), cx(v4, v6), cx(v5, v7);
+      cx(v0, v1), cx(v2, v3), cx(v4, v5), cx(v6, v7);
+      store8(p, v0), store8(p + e, v1), store8(p + 2 * e, v2), store8(p + 3 * e, v3);
+      store8(p + 4 * e, v4), store8(p + 5 * e, v5), store8(p + 6 * e, v6), store8(p + 7 * e, v7);
+    }
+  }
+}
+
+/// Half-cleaners, min to the lower vector, at vector distances dv, dv/2, ..., 1 (dv a power of
+/// two, the vector count a multiple of 8 and of 2dv): three per pass over memory, then two or
+/// one. Groups whose vectors are all >= live are skipped.
+void clean_vectors(std::int32_t* buf, std::size_t live, std::size_t dv) noexcept {
+  for (; dv >= 4; dv /= 8) clean3(buf, live, dv);
+  if (dv == 2) {
+    for (std::size_t j = 0; j < live; j += 4) {
+      __m256i a0 = load8(buf + 8 * j), a1 = load8(buf + 8 * j + 8), a2 = load8(buf + 8 * j + 16), a3 = load8(buf + 8 * j + 24);
+      cx(a0, a2), cx(a1, a3);
+      cx(a0, a1), cx(a2, a3);
+      store8(buf + 8 * j, a0), store8(buf + 8 * j + 8, a1), store8(buf + 8 * j + 16, a2), store8(buf + 8 * j + 24, a3);
+    }
+  } else if (dv == 1) {
+    for (std::size_t j = 0; j < live; j += 2) {
+      __m256i a = load8(buf + 8 * j), b = load8(buf + 8 * j + 8);
+      cx(a, b);
+      store8(buf + 8 * j, a), store8(buf + 8 * j + 8, b);
+    }
+  }
+}
+
+/// Lane half-cleaner at lane distance 1 or 2 (wire distance V or 2V), min to the lower lane.
+inline __m256i clean_lanes1(__m256i v) noexcept {
+  const __m256i p = _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1));
+  return _mm256_blend_epi32(_mm256_min_epi32(v, p), _mm256_max_epi32(v, p), 0xAA);
+}
+inline __m256i clean_lanes2(__m256i v) noexcept {
+  const __m256i p = _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2));
+  return _mm256_blend_epi32(_mm256_min_epi32(v, p), _mm256_max_epi32(v, p), 0xCC);
+}
+
+/// Flip stage of the merge of runs of 2^(t-1) V into runs of 2^t V wires (t = 1, 2, 3), that is
+/// of lane groups of 2^t, followed by the lane half-cleaners of that merge. Wire (l, v) meets its
+/// mirror (l ^ (2^t - 1), V-1-v): vector v against the lane-permuted vector V-1-v; the upper lanes
+/// of the group take the maximum.
+template <int T>
+inline void flip_lanes_pair(__m256i& a, __m256i& b) noexcept {
+  constexpr int kUpper = T == 1 ? 0xAA : T == 2 ? 0xCC : 0xF0;
+  auto mirror = [](__m256i y) {
+    if constexpr (T == 1) return _mm256_shuffle_epi32(y, _MM_SHUFFLE(2, 3, 0, 1));
+    else if constexpr (T == 2) return _mm256_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
+    else return _mm256_permutevar8x32_epi32(y, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+  };
+  const __m256i bm = mirror(b);
+  const __m256i mn = _mm256_min_epi32(a, bm), mx = _mm256_max_epi32(a, bm);
+  a = _mm256_blend_epi32(mn, mx, kUpper), b = mirror(_mm256_blend_epi32(mx, mn, kUpper));
+  if constexpr (T == 3) a = clean_lanes2(a), b = clean_lanes2(b);
+  if constexpr (T >= 2) a = clean_lanes1(a), b = clean_lanes1(b);
+}
+
+/// Merge of lane groups of 2^(t-1) into 2^t (runs of 2^(t-1) V wires into 2^t V; t = 1, 2, 3).
+/// The flip: wire (l, v) meets its mirror (l ^ (2^t - 1), V-1-v), so vector v meets the
+/// lane-permuted vector V-1-v and the upper lanes of the group take the maximum; then the lane
+/// half-cleaners in registers, then the vector half-cleaners V/2, V/4 in the same pass (the 8
+/// vectors v, V/4-1-v, V/4+v, V/2-1-v, v < V/8, and their mirrors are closed under all of
+/// these), then the rest.
+template <int T>
+void merge_lanes(std::int32_t* buf, std::size_t nv) noexcept {
+  const std::size_t q = nv / 4;
+  for (std::size_t v = 0; v < nv / 8; ++v) {
+    const std::size_t i0 = v, i1 = q - 1 - v, i2 = q + v, i3 = 2 * q - 1 - v;  // < V/2, ascending
+    const std::size_t m0 = nv - 1 - i0, m1 = nv - 1 - i1, m2 = nv - 1 - i2, m3 = nv - 1 - i3;
+    __m256i a0 = load8(buf + 8 * i0), a1 = load8(buf + 8 * i1), a2 = load8(buf + 8 * i2), a3 = load8(buf + 8 * i3);
+    __m256i b0 = load8(buf + 8 * m0), b1 = load8(buf + 8 * m1), b2 = load8(buf + 8 * m2), b3 = load8(buf + 8 * m3);
+    flip_lanes_pair<T>(a0, b0), flip_lanes_pair<T>(a1, b1), flip_lanes_pair<T>(a2, b2), flip_lanes_pair<T>(a3, b3);
+    // Distance V/2: i0 + V/2 = m3, i1 + V/2 = m2, i2 + V/2 = m1, i3 + V/2 = m0.
+    cx(a0, b3), cx(a1, b2), cx(a2, b1), cx(a3, b0);
+    // Distance V/4: (i0, i2), (i1, i3), (m3, m1), (m2, m0).
+    cx(a0, a2), cx(a1, a3), cx(b3, b1), cx(b2, b0);
+    store8(buf + 8 * i0, a0), store8(buf + 8 * i1, a1), store8(buf + 8 * i2, a2), store8(buf + 8 * i3, a3);
+    store8(buf + 8 * m0, b0), store8(buf + 8 * m1, b1), store8(buf + 8 * m2, b2), store8(buf + 8 * m3, b3);
+  }
+  clean_vectors(buf, nv, nv / 8);
+}
+
+/// Sorts the 8V wires of buf (V = nv >= 8 a power of two) in the transposed layout: first the
+/// V wires of every lane at once (whole-vector min/max only), then three lane merges.
+/// Vectors >= live must hold INT32_MAX only. In phase A every comparator puts the minimum on the
+/// lower vector, so they keep holding INT32_MAX and any comparator with them changes nothing:
+/// groups made of such vectors only are skipped (phase A costs ~live, not V, for len = 676, 700,
+/// 820 on 1024 wires). Phase B moves data into them and skips nothing.
+void sort_transposed(std::int32_t* buf, std::size_t nv, std::size_t live) noexcept {
+  for (std::size_t g = 0; g < live; g += 8) {
+    std::int32_t* p = buf + 8 * g;
+    __m256i r0 = load8(p), r1 = load8(p + 8), r2 = load8(p + 16), r3 = load8(p + 24);
+    __m256i r4 = load8(p + 32), r5 = load8(p + 40), r6 = load8(p + 48), r7 = load8(p + 56);
+    cx(r0, r2), cx(r1, r3), cx(r4, r6), cx(r5, r7);
+    cx(r0, r4), cx(r1, r5), cx(r2, r6), cx(r3, r7);
+    cx(r0, r1), cx(r2, r3), cx(r4, r5), cx(r6, r7);
+    cx(r2, r4), cx(r3, r5);
+    cx(r1, r4), cx(r3, r6);
+    cx(r1, r2), cx(r3, r4), cx(r5, r6);
+    store8(p, r0), store8(p + 8, r1), store8(p + 16, r2), store8(p + 24, r3);
+    store8(p + 32, r4), store8(p + 40, r5), store8(p + 48, r6), store8(p + 56, r7);
+  }
+  for (std::size_t kv = 16; kv <= nv; kv <<= 1) {
+    // Flip (mirror within blocks of kv vectors) and distances kv/4, kv/8 in one pass: the lower
+    // vectors o + t kv/8 (t = 0 .. 3, o < kv/8) and their mirrors.
+    const std::size_t e = kv / 8;
+    for (std::size_t s = 0; s < live; s += kv) {
+      for (std::size_t o = 0; o < e && s + o < live; ++o) {  // s + o: the lowest of the group
+        std::int32_t* lo = buf + 8 * (s + o);
+        std::int32_t* hi = buf + 8 * (s + kv - 1 - o);  // mirror of lo; mirrors go down
+        __m256i l0 = load8(lo), l1 = load8(lo + 8 * e), l2 = load8(lo + 16 * e), l3 = load8(lo + 24 * e);
+        __m256i h0 = load8(hi), h1 = load8(hi - 8 * e), h2 = load8(hi - 16 * e), h3 = load8(hi - 24 * e);
+        cx(l0, h0), cx(l1, h1), cx(l2, h2), cx(l3, h3);
+        cx(l0, l2), cx(l1, l3), cx(h2, h0), cx(h3, h1);
+        cx(l0, l1), cx(l2, l3), cx(h1, h0), cx(h3, h2);
+        store8(lo, l0), store8(lo + 8 * e, l1), store8(lo + 16 * e, l2), store8(lo + 24 * e, l3);
+        store8(hi, h0), store8(hi - 8 * e, h1), store8(hi - 16 * e, h2), store8(hi - 24 * e, h3);
+      }
+    }
+    clean_vectors(buf, live, kv / 16);
+  }
+  merge_lanes<1>(buf, nv);
+  merge_lanes<2>(buf, nv);
+  merge_lanes<3>(buf, nv);
+}
+
+/// x[0 .. len) <- wires 0 .. len of the transposed layout: 8 x 8 transposes of vectors
+/// 8b .. 8b+7, whose column c is output vector c V/8 + b.
+void untranspose(std::int32_t* x, std::size_t len, const std::int32_t* buf, std::size_t nv) noexcept {
+  const std::size_t rows = nv / 8;
+  alignas(32) std::int32_t last[8];
+  for (std::size_t b = 0; b < rows; ++b) {
+    const std::int32_t* p = buf + 64 * b;
+    const __m256i r0 = load8(p), r1 = load8(p + 8), r2 = load8(p + 16), r3 = load8(p + 24);
+    const __m256i r4 = load8(p + 32), r5 = load8(p + 40), r6 = load8(p + 48), r7 = load8(p + 56);
+    const __m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
+    const __m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
+    const __m256i t4 = _mm256_unpacklo_epi32(r4, r5), t5 = _mm256_unpackhi_epi32(r4, r5);
+    const __m256i t6 = _mm256_unpacklo_epi32(r6, r7), t7 = _mm256_unpackhi_epi32(r6, r7);
+    const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+    const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+    const __m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
+    const __m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
+    const __m256i col[8] = {
+        _mm256_permute2x128_si256(u0, u4, 0x20), _mm256_permute2x128_si256(u1, u5, 0x20),
+        _mm256_permute2x128_si256(u2, u6, 0x20), _mm256_permute2x128_si256(u3, u7, 0x20),
+        _mm256_permute2x128_si256(u0, u4, 0x31), _mm256_permute2x128_si256(u1, u5, 0x31),
+        _mm256_permute2x128_si256(u2, u6, 0x31), _mm256_permute2x128_si256(u3, u7, 0x31)};
+    for (std::size_t c = 0; c < 8; ++c) {
+      const std::size_t at = 8 * (c * rows + b);  // public
+      if (at + 8 <= len) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + at), col[c]);
+      } else if (at < len) {
+        store8(last, col[c]);
+        std::memcpy(x + at, last, 4 * (len - at));
+      }
+    }
+  }
+  std::memset(last, 0, sizeof last);
+  __asm__ volatile("" : : "r"(last) : "memory");
+}
+
+/// Sorts buf[0 .. len) (2 <= len <= kNtruSortMaxLen; buf 32-byte aligned, room for
+/// kNtruSortMaxLen, used as scratch) into out[0 .. len) (out != buf, any alignment).
+void sort_core(std::int32_t* buf, std::size_t len, std::int32_t* out) noexcept {
+  std::size_t wires = 64;
+  while (wires < len) wires <<= 1;  // public: depends on len only
+  for (std::size_t i = len; i < wires; ++i) buf[i] = INT32_MAX;
+  sort_transposed(buf, wires / 8, (len + 7) / 8);
+  untranspose(out, len, buf, wires / 8);
+}
+
+inline void wipe(void* p, std::size_t bytes) noexcept {
+  std::memset(p, 0, bytes);
+  __asm__ volatile("" : : "r"(p) : "memory");
 }
 
 }  // namespace
 
 void ntru_sort_int32(std::int32_t* x, std::size_t len) noexcept {
   if (len < 2) return;
-  std::size_t n = 8;
-  while (n < len) n <<= 1;  // public: depends on len only
   alignas(32) std::int32_t buf[kNtruSortMaxLen];
   std::memcpy(buf, x, 4 * len);
-  for (std::size_t i = len; i < n; ++i) buf[i] = INT32_MAX;
+  sort_core(buf, len, x);
+  wipe(buf, sizeof buf);
+}
 
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  for (std::size_t k = 2; k <= n; k <<= 1) {
-    std::size_t d = k / 2;
-    // Two stages (d, d/2) at once while d/2 >= 8: four vectors at i, i + d/2, i + d, i + 3d/2
-    // (i & d = i & d/2 = 0) stay in registers; all lie in one block of size k, one direction.
-    for (; d >= 16; d >>= 2) {
-      const std::size_t h = d / 2;
-      for (std::size_t i = 0; i < n; i += 8) {
-        if ((i & (d | h)) != 0) continue;  // public index tests
-        __m256i a0 = load8(buf + i), a1 = load8(buf + i + h), a2 = load8(buf + i + d), a3 = load8(buf + i + d + h);
-        const bool ascending = (i & k) == 0;
-        auto cx = [ascending](__m256i& lo, __m256i& hi) {
-          const __m256i mn = _mm256_min_epi32(lo, hi), mx = _mm256_max_epi32(lo, hi);
-          lo = ascending ? mn : mx;
-          hi = ascending ? mx : mn;
-        };
-        cx(a0, a2), cx(a1, a3);  // distance d
-        cx(a0, a1), cx(a2, a3);  // distance d/2
-        store8(buf + i, a0), store8(buf + i + h, a1), store8(buf + i + d, a2), store8(buf + i + d + h, a3);
-      }
-    }
-    if (d >= 8) {  // one stage left at distance 8
-      for (std::size_t i = 0; i < n; i += 8) {
-        if ((i & d) != 0) continue;
-        const __m256i a = load8(buf + i), b = load8(buf + i + d);
-        const __m256i lo = _mm256_min_epi32(a, b), hi = _mm256_max_epi32(a, b);
-        const bool ascending = (i & k) == 0;
-        store8(buf + i, ascending ? lo : hi);
-        store8(buf + i + d, ascending ? hi : lo);
-      }
-    }
-    // Distances 4, 2, 1 (those below k) inside each vector. Lane l takes the maximum iff it is
-    // the upper element of its pair (l & d) xor its block is descending ((i + l) & k). For
-    // k >= 8 the direction is the same for the whole vector: immediate blends.
-    if (k >= 8) {
-      for (std::size_t i = 0; i < n; i += 8) {
-        __m256i v = load8(buf + i);
-        const bool ascending = (i & k) == 0;
-        __m256i p = partner(v, 4), mn = _mm256_min_epi32(v, p), mx = _mm256_max_epi32(v, p);
-        v = ascending ? _mm256_blend_epi32(mn, mx, 0xF0) : _mm256_blend_epi32(mx, mn, 0xF0);
-        p = partner(v, 2), mn = _mm256_min_epi32(v, p), mx = _mm256_max_epi32(v, p);
-        v = ascending ? _mm256_blend_epi32(mn, mx, 0xCC) : _mm256_blend_epi32(mx, mn, 0xCC);
-        p = partner(v, 1), mn = _mm256_min_epi32(v, p), mx = _mm256_max_epi32(v, p);
-        v = ascending ? _mm256_blend_epi32(mn, mx, 0xAA) : _mm256_blend_epi32(mx, mn, 0xAA);
-        store8(buf + i, v);
-      }
-    } else {
-      __m256i take_max[3];
-      const __m256i kv = _mm256_set1_epi32(static_cast<int>(k));
-      const __m256i desc = _mm256_cmpeq_epi32(_mm256_and_si256(lane, kv), kv);
-      for (int s = 0, dd = 4; s < 3; ++s, dd >>= 1) {
-        const __m256i dv = _mm256_set1_epi32(dd);
-        take_max[s] = _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_and_si256(lane, dv), dv), desc);
-      }
-      for (std::size_t i = 0; i < n; i += 8) {
-        __m256i v = load8(buf + i);
-        for (int s = 0, dd = 4; s < 3; ++s, dd >>= 1) {
-          if (static_cast<std::size_t>(dd) >= k) continue;
-          const __m256i p = partner(v, dd);
-          v = _mm256_blendv_epi8(_mm256_min_epi32(v, p), _mm256_max_epi32(v, p), take_max[s]);
-        }
-        store8(buf + i, v);
-      }
-    }
+void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int weight) noexcept {
+  const std::size_t m = static_cast<std::size_t>(n) - 1, half = static_cast<std::size_t>(weight) / 2;
+  alignas(32) std::int32_t keys[kNtruSortMaxLen];
+  alignas(32) std::int32_t sorted[kNtruSortMaxLen];
+  // Key i = (bits 30i .. 30i+29 of u) << 2 | label_i: 8 keys from 30 bytes per step. Key i
+  // starts in byte o_i = 30i / 8 at bit s_i = 30i % 8 (0, 6, 4, 2 repeating); bytes o_i .. o_i+3
+  // shifted right by s_i, plus byte o_i+4 shifted left by 32 - s_i (a shift by 32 gives 0).
+  // Both 16-byte loads (bytes 0..15 and 14..29 of the step) stay inside the 30 bytes.
+  const __m256i pick_lo = _mm256_setr_epi8(0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,  //
+                                           1, 2, 3, 4, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m256i pick_hi = _mm256_setr_epi8(-1, -1, -1, -1, 7, -1, -1, -1, 11, -1, -1, -1, -1, -1, -1, -1,  //
+                                           -1, -1, -1, -1, 8, -1, -1, -1, 12, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i shift_r = _mm256_setr_epi32(0, 6, 4, 2, 0, 6, 4, 2);
+  const __m256i shift_l = _mm256_setr_epi32(32, 26, 28, 30, 32, 26, 28, 30);
+  const __m256i low30 = _mm256_set1_epi32(0x3FFFFFFF);
+  const __m256i ones = _mm256_set1_epi32(1), twos = _mm256_set1_epi32(2);
+  const __m256i half1 = _mm256_set1_epi32(static_cast<int>(half)), half2 = _mm256_set1_epi32(static_cast<int>(2 * half));
+  __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  std::size_t i = 0;
+  for (; i + 8 <= m; i += 8) {
+    const std::uint8_t* p = u + 30 * (i / 8);
+    const __m256i bytes = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 14)), 1);
+    const __m256i w = _mm256_or_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(bytes, pick_lo), shift_r),
+                                      _mm256_sllv_epi32(_mm256_shuffle_epi8(bytes, pick_hi), shift_l));
+    // label: 1 for i < half, 2 for half <= i < 2 half, 0 after (public: depends on i only).
+    const __m256i in1 = _mm256_cmpgt_epi32(half1, idx), in2 = _mm256_cmpgt_epi32(half2, idx);
+    const __m256i label = _mm256_or_si256(_mm256_and_si256(in1, ones), _mm256_andnot_si256(in1, _mm256_and_si256(in2, twos)));
+    store8(keys + i, _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(w, low30), 2), label));
+    idx = _mm256_add_epi32(idx, _mm256_set1_epi32(8));
   }
-  std::memcpy(x, buf, 4 * len);
-  std::memset(buf, 0, sizeof buf);
-  __asm__ volatile("" : : "r"(buf) : "memory");
+  for (; i < m; ++i) {  // the last m % 8 keys, byte by byte as the portable sampler reads them
+    const std::size_t bit = 30 * i;
+    std::uint64_t acc = 0;
+    for (std::size_t b = 0; b < 5 && bit / 8 + b < (30 * m + 7) / 8; ++b) acc |= static_cast<std::uint64_t>(u[bit / 8 + b]) << (8 * b);
+    const std::uint32_t w = static_cast<std::uint32_t>(acc >> (bit % 8)) & 0x3FFFFFFFu;
+    const std::uint32_t label = i < half ? 1u : i < 2 * half ? 2u : 0u;
+    keys[i] = static_cast<std::int32_t>((w << 2) | label);
+  }
+  sort_core(keys, m, sorted);
+  // r_i = the label of the i-th smallest key: 16 coefficients per step.
+  const __m256i three = _mm256_set1_epi32(3);
+  for (i = 0; i + 16 <= m; i += 16) {
+    const __m256i a = _mm256_and_si256(load8(sorted + i), three), b = _mm256_and_si256(load8(sorted + i + 8), three);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + i), _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8));
+  }
+  for (; i < m; ++i) r[i] = static_cast<std::uint16_t>(sorted[i] & 3);
+  r[m] = 0;
+  wipe(keys, sizeof keys);
+  wipe(sorted, sizeof sorted);
 }
 
 }  // namespace pqkem::simd::avx2

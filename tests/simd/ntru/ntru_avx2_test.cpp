@@ -403,5 +403,100 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
   }
 }
 
+/// The AVX2 sort against the portable one for every length 0 .. 1025 (both AVX2 networks, the
+/// transposed one on all 2^t wires and the padded one on a multiple of 64, and their boundary
+/// lengths), with random keys; the lengths that sample_fixed_type sorts (n - 1 for every parameter
+/// set) and the boundaries also with structured inputs: all equal, ascending, descending,
+/// organ pipe, INT32_MIN/INT32_MAX only, extremes mixed with small values, and the keys
+/// sample_fixed_type builds (30 random bits, a 2-bit label).
+TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
+  const Kernels<NtruHps2048509>& ref = kernels_ref<NtruHps2048509>();
+  const Kernels<NtruHps2048509>& avx2 = kernels<NtruHps2048509>(cpu_has_avx2() ? simd::Impl::avx2 : simd::Impl::portable);
+  if (cpu_has_avx2()) {
+    ASSERT_EQ(avx2.impl, simd::Impl::avx2);
+  }
+  std::mt19937_64 rng(8650);
+  auto check = [&](std::vector<std::int32_t> x, const char* what) {
+    std::vector<std::int32_t> want = x, got = x;
+    ref.sort_int32(want);
+    avx2.sort_int32(got);
+    std::sort(x.begin(), x.end());
+    ASSERT_EQ(want, x) << what << ", length " << x.size();
+    ASSERT_EQ(got, want) << what << ", length " << x.size();
+  };
+  for (std::size_t len = 0; len <= 1025; ++len) {
+    std::vector<std::int32_t> x(len);
+    for (auto& v : x) v = static_cast<std::int32_t>(rng());
+    check(x, "random");
+  }
+  std::vector<std::size_t> lengths = {2, 7, 8, 9, 63, 64, 65, 127, 128, 129, 383, 384, 385, 447, 448, 449, 511, 512, 513,
+                                      767, 768, 769, 1000, 1023, 1024};
+  for (std::size_t n : {NtruHps2048509::n, NtruHps2048677::n, NtruHps4096821::n, NtruHrss701::n}) lengths.push_back(n - 1);
+  for (std::size_t len : lengths) {
+    for (int variant = 0; variant < 10; ++variant) {
+      std::vector<std::int32_t> x(len);
+      for (std::size_t i = 0; i < len; ++i) {
+        const std::uint64_t r = rng();
+        switch (variant) {
+          case 0: x[i] = 7; break;                                                          // all equal
+          case 1: x[i] = static_cast<std::int32_t>(i) - 300; break;                        // ascending
+          case 2: x[i] = 1000 - static_cast<std::int32_t>(i); break;                       // descending
+          case 3: x[i] = static_cast<std::int32_t>(i < len / 2 ? i : len - i); break;       // organ pipe
+          case 4: x[i] = (r & 1) ? INT32_MAX : INT32_MIN; break;                           // extremes only
+          case 5: x[i] = (r % 3 == 0) ? INT32_MAX : (r % 3 == 1) ? INT32_MIN : static_cast<std::int32_t>(r >> 60) - 8; break;
+          case 6: x[i] = INT32_MAX; break;
+          case 7: x[i] = INT32_MIN; break;
+          case 8: x[i] = static_cast<std::int32_t>(r & 1); break;                          // 0/1
+          default: x[i] = static_cast<std::int32_t>((static_cast<std::uint32_t>(r) << 2) | (i < len / 4 ? 1u : i < len / 2 ? 2u : 0u));
+        }
+      }
+      check(x, ("variant " + std::to_string(variant)).c_str());
+    }
+  }
+}
+
+#if PQKEM_HAVE_AVX2
+/// The raw kernel at the largest length, and on an unaligned array (the kernel table passes
+/// std::span data, which need not be 32-byte aligned).
+TEST(NtruAvx2Sort, RawKernelMaxLengthAndUnalignedArray) {
+  if (!cpu_has_avx2()) GTEST_SKIP() << "no AVX2";
+  std::mt19937_64 rng(8651);
+  for (std::size_t len : {std::size_t{508}, std::size_t{820}, simd::avx2::kNtruSortMaxLen}) {
+    std::vector<std::int32_t> storage(len + 1);
+    std::int32_t* x = storage.data() + 1;
+    for (std::size_t i = 0; i < len; ++i) x[i] = static_cast<std::int32_t>(rng());
+    std::vector<std::int32_t> want(x, x + len);
+    std::sort(want.begin(), want.end());
+    simd::avx2::ntru_sort_int32(x, len);
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << "length " << len;
+  }
+}
+
+/// The AVX2 Sample_fixed_type (keys built 8 at a time, the AVX2 sort, labels packed 16 at a
+/// time) against sample_fixed_type with the portable kernels, on all-zero, all-ones and random
+/// bytes, and bytes that make many equal 30-bit keys.
+TYPED_TEST(NtruAvx2Kernel, SampleFixedTypeAvx2MatchesPortable) {
+  using P = TypeParam;
+  if constexpr (P::hps) {
+    if (!cpu_has_avx2()) GTEST_SKIP() << "no AVX2";
+    std::mt19937_64 rng(8660 + P::n);
+    for (int idx = 0; idx < 40; ++idx) {
+      const int it = idx;
+      std::array<std::uint8_t, P::sample_ft_bytes> u{};
+      for (auto& b : u) b = static_cast<std::uint8_t>(it == 0 ? 0 : it == 1 ? 0xFF : it % 5 == 2 ? (rng() % 3 == 0 ? 0xFF : 0) : rng());
+      Poly<P> want, got;
+      got.c.fill(0xABCD);
+      sample_fixed_type<P>(this->ref(), want, u);
+      simd::avx2::ntru_sample_fixed_type(got.c.data(), u.data(), P::n, P::weight);
+      EXPECT_POLY_EQ(got, want, "ntru_sample_fixed_type");
+      int ones = 0, twos = 0;
+      for (auto c : got.c) ones += c == 1, twos += c == 2;
+      EXPECT_EQ(ones, P::weight / 2);
+      EXPECT_EQ(twos, P::weight / 2);
+    }
+  }
+}
+#endif
+
 }  // namespace
 }  // namespace pqkem::ntru
