@@ -50,11 +50,8 @@ void run_decaps(const DecapsOptions& opts) {
     const auto& info = scheme_info(s);
     const Bytes pk = with_file_context("invalid secret key", input_name(opts.sk_path),
                                        [&] { return public_key_from_secret_key(s, sk); });
-    JsonObject j;
-    j.add_string("command", "decaps")
-        .add_string("algorithm", info.name)
-        .add_string("format", format_name(opts.format))
-        .add_string("secret_key", opts.sk_path)
+    JsonObject j = json_report("decaps", info, opts.format);
+    j.add_string("secret_key", opts.sk_path)
         .add_string("public_key_sha256", sha256_hex(pk))
         .add_string("ciphertext", opts.ct_path)
         .add_string("ciphertext_sha256", sha256_hex(ct))

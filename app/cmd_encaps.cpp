@@ -56,11 +56,8 @@ void run_encaps(const EncapsOptions& opts) {
   pending.push_back({outputs[0], encode_output(result.ct, opts.format), false});
   pending.push_back({outputs[1], encode_output(result.ss.view(), opts.format), true});
   if (opts.json) {
-    JsonObject j;
-    j.add_string("command", "encaps")
-        .add_string("algorithm", info.name)
-        .add_string("format", format_name(opts.format))
-        .add_string("public_key", opts.pk_path)
+    JsonObject j = json_report("encaps", info, opts.format);
+    j.add_string("public_key", opts.pk_path)
         .add_string("public_key_sha256", sha256_hex(pk))
         .add_json("files", json_files(pending, {"ciphertext", "shared_secret"}))
         .add_number("ciphertext_bytes", result.ct.size())

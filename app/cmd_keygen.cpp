@@ -74,11 +74,8 @@ void run_keygen(const KeygenOptions& opts) {
   pending.push_back({outputs[0], encode_public_key(s, key.pk, opts.format), false});
   pending.push_back({outputs[1], encode_secret_key(key, opts.format, form), true});
   if (opts.json) {
-    JsonObject j;
-    j.add_string("command", "keygen")
-        .add_string("algorithm", info.name)
-        .add_string("format", format_name(opts.format))
-        .add_string("secret_key_form", keyfile::form_name(form))
+    JsonObject j = json_report("keygen", info, opts.format);
+    j.add_string("secret_key_form", keyfile::form_name(form))
         .add_json("files", json_files(pending, {"public_key", "secret_key"}))
         .add_number("public_key_bytes", key.pk.size())
         .add_number("secret_key_bytes", info.sk_bytes)

@@ -273,6 +273,8 @@ public:
 private:
   std::vector<std::pair<std::string, std::string>> m_fields;
 };
+/// The fields every --json report starts with: command, algorithm and data format.
+JsonObject json_report(std::string_view command, const SchemeInfo& info, Format format);
 /// With --json, stdout carries the JSON object, so no output may be `-`: exit 2 otherwise.
 void require_json_outputs(const std::vector<PathArg>& outputs);
 /// The JSON array describing `outputs` as written: option, path, kind (`kinds`, one per output)

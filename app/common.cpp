@@ -578,6 +578,12 @@ std::string sha256_hex(ByteView data) {
   return out;
 }
 
+JsonObject json_report(std::string_view command, const SchemeInfo& info, Format format) {
+  JsonObject j;
+  j.add_string("command", command).add_string("algorithm", info.name).add_string("format", format_name(format));
+  return j;
+}
+
 void add_json_report(std::vector<PendingOutput>& outputs, const JsonObject& report) {
   const std::string text = report.str();
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
