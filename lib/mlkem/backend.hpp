@@ -87,10 +87,11 @@ struct RefBackend {
   /// Decompress_d(ByteDecode_d(in)). Out: 0 <= f_i < q.
   template <int D>
   static Poly decode_decompress(std::span<const std::uint8_t, 32 * D> in) noexcept {
-    // For D = 1 the input is the message m: wipe the decoded bits, not only the result.
     Coeffs bits = byte_decode<D>(in);
     Poly r = decompress_poly<D>(bits);
-    secure_wipe(bits.data(), sizeof bits);
+    // D = 1 decodes the message m: wipe its bits, not only the result. Every other width decodes
+    // the public ciphertext (u, v), which needs no wipe.
+    if constexpr (D == 1) secure_wipe(bits.data(), sizeof bits);
     return r;
   }
   /// SampleNTT(rho || xy[j][0] || xy[j][1]) into *out[j] for j < n (n <= 4).
