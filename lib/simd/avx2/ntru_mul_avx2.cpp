@@ -8,7 +8,8 @@
 //    schoolbook, then folded once (x^(n+i) = x^i). Only the kernel table's poly_mul_cyclic
 //    entry uses it.
 //  - Toom4 (below), correct mod 2^13 only, about 2.5x faster: the Rq, Sq and S3 products and
-//    the Newton steps of the Rq inversion, none of which needs more (q <= 2^13).
+//    the Newton steps of the Rq inversion (at the end of this file, on top of the S2 inverse of
+//    ntru_r2_inv_avx2.cpp), none of which needs more (q <= 2^13).
 #include <immintrin.h>
 
 #include <cstring>
@@ -565,6 +566,52 @@ void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, in
     store16(r + i, _mm256_and_si256(_mm256_sub_epi16(load16(a + i - 1), load16(a + i)), mask));
   store16(r + 1, low);
   r[0] = r0;
+}
+
+void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+  // As the portable twin, from the inverse mod 2: if a r = 1 - u with u = 0 mod (2^j, Phi_n),
+  // a r (2 - a r) = 1 - u^2 (Newton, 2 products, precision 2j) and a r (1 + u + u^2) = 1 - u^3
+  // (3 products, precision 3j). One cubic step first reaches 11 and 12 bits in 7 products
+  // (1, 3, 6, 12) instead of 8 (1, 2, 4, 8, 16); for 13 bits Newton alone is shorter. The
+  // inverse mod (q, Phi_n) is unique, so the result is the twin's. The products are only
+  // correct mod 2^13 (ntru_poly_mul_cyclic_mod8192), which is all the result needs (q <= 2^13:
+  // reduction mod 2^13 is a ring map, so the iteration mod 2^13 is the same iteration); one
+  // reduction mod (q, Phi_n) at the end. logq, hence the sequence of steps, is public.
+  auto newton_products = [logq](int precision) {
+    int count = 0;
+    for (; precision < logq; precision *= 2) count += 2;
+    return count;
+  };
+  const bool cubic_first = 3 + newton_products(3) < newton_products(1);
+  alignas(32) std::uint16_t ac[16 * kMaxBlocks] = {}, x[16 * kMaxBlocks] = {}, t[16 * kMaxBlocks] = {};
+  alignas(32) std::uint16_t e[16 * kMaxBlocks] = {};
+  std::memcpy(ac, a, 2 * static_cast<std::size_t>(n));  // r may alias a
+  ntru_poly_r2_inv(x, ac, n);
+  int precision = 1;
+  if (cubic_first) {
+    ntru_poly_mul_cyclic_mod8192(t, ac, x, n);  // t = a x = 1 - u
+    for (int i = 0; i < n; i += 16) store16(e + i, _mm256_sub_epi16(_mm256_setzero_si256(), load16(t + i)));
+    e[0] = static_cast<std::uint16_t>(e[0] + 1);  // e = u
+    ntru_poly_mul_cyclic_mod8192(t, e, e, n);     // t = u^2
+    for (int i = 0; i < n; i += 16) store16(t + i, _mm256_add_epi16(load16(t + i), load16(e + i)));
+    t[0] = static_cast<std::uint16_t>(t[0] + 1);  // t = 1 + u + u^2
+    ntru_poly_mul_cyclic_mod8192(x, x, t, n);
+    precision = 3;
+  }
+  for (; precision < logq; precision *= 2) {
+    ntru_poly_mul_cyclic_mod8192(t, ac, x, n);
+    for (int i = 0; i < n; i += 16) store16(t + i, _mm256_sub_epi16(_mm256_setzero_si256(), load16(t + i)));
+    t[0] = static_cast<std::uint16_t>(t[0] + 2);
+    ntru_poly_mul_cyclic_mod8192(x, x, t, n);
+  }
+  const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1));
+  const __m256i top = _mm256_set1_epi16(static_cast<short>(x[n - 1]));
+  for (int i = 0; i < n; i += 16) store16(x + i, _mm256_and_si256(_mm256_sub_epi16(load16(x + i), top), mask));
+  std::memcpy(r, x, 2 * static_cast<std::size_t>(n));
+  wipe(ac, sizeof ac);
+  wipe(x, sizeof x);
+  wipe(t, sizeof t);
+  wipe(e, sizeof e);
 }
 
 }  // namespace pqkem::simd::avx2
