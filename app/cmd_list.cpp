@@ -36,8 +36,8 @@ std::string list_text() {
   for (const auto name : simd::usable_implementations()) impls += (impls.empty() ? "" : ", ") + std::string(name);
   const auto& f = simd::cpu_features();
   out += fmt::format("implementations usable on this CPU: {}\n", impls);
-  out += fmt::format("CPU: {} (AVX2 {}, BMI2 {}, POPCNT {}, AVX-512F {})\n", simd::cpu_brand(), yes_no(f.avx2),
-                     yes_no(f.bmi2), yes_no(f.popcnt), yes_no(f.avx512f));
+  out += fmt::format("CPU: {} (AVX2 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {})\n", simd::cpu_brand(),
+                     yes_no(f.avx2), yes_no(f.bmi2), yes_no(f.popcnt), yes_no(f.pclmul), yes_no(f.avx512f));
   return out;
 }
 
@@ -62,8 +62,9 @@ std::string list_json() {
   }
   const auto& f = simd::cpu_features();
   out += fmt::format(
-      "],\n  \"cpu\": {{\"brand\": {}, \"avx2\": {}, \"bmi2\": {}, \"popcnt\": {}, \"avx512f\": {}}}\n}}\n",
-      json_string(simd::cpu_brand()), json_bool(f.avx2), json_bool(f.bmi2), json_bool(f.popcnt), json_bool(f.avx512f));
+      "],\n  \"cpu\": {{\"brand\": {}, \"avx2\": {}, \"bmi2\": {}, \"popcnt\": {}, \"pclmulqdq\": {}, \"avx512f\": {}}}\n}}\n",
+      json_string(simd::cpu_brand()), json_bool(f.avx2), json_bool(f.bmi2), json_bool(f.popcnt), json_bool(f.pclmul),
+      json_bool(f.avx512f));
   return out;
 }
 

@@ -11,6 +11,7 @@ struct CpuFeatures {
   bool avx2 = false;    ///< AVX2 instructions present *and* YMM state enabled by the OS
   bool bmi2 = false;
   bool popcnt = false;
+  bool pclmul = false;  ///< PCLMULQDQ (carry-less multiplication)
   bool avx512f = false; ///< reported only; pqkem has no AVX-512 code
 };
 

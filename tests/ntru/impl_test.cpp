@@ -1,6 +1,6 @@
 // Which implementation the NTRU tests run: ctest runs this binary twice, plainly and with
 // PQKEM_IMPL=avx2 (tests/ntru/CMakeLists.txt). With PQKEM_IMPL=avx2 on a CPU that has AVX2 (and
-// BMI2, POPCNT) the AVX2 kernel tables must be the ones in use; a silent fallback fails here.
+// BMI2, POPCNT, PCLMULQDQ) the AVX2 kernel tables must be the ones in use; a silent fallback fails here.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -18,7 +18,7 @@ TEST(NtruImpl, ActiveImplementationIsTheRequestedOne) {
   const char* env = std::getenv("PQKEM_IMPL");
   const std::string requested = env != nullptr ? env : "";
   const auto& f = simd::cpu_features();
-  const bool cpu_avx2 = f.avx2 && f.bmi2 && f.popcnt;
+  const bool cpu_avx2 = f.avx2 && f.bmi2 && f.popcnt && f.pclmul;
   if (requested == "avx2" && cpu_avx2) {
     ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
     EXPECT_EQ(simd::active_impl(), simd::Impl::avx2);
