@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace pqkem::simd::avx2::detail {
 
@@ -73,6 +74,13 @@ static inline void transpose16(__m256i r[16]) {
     r[k] = _mm256_permute2x128_si256(c, d, 0x20);
     r[8 + k] = _mm256_permute2x128_si256(c, d, 0x31);
   }
+}
+
+/// Zeroes len bytes at p in a way the compiler cannot drop (a temporary that held secrets):
+/// one memset, which becomes a few vector stores for small constant sizes, then a barrier.
+static inline void wipe(void* p, std::size_t len) {
+  memset(p, 0, len);
+  __asm__ volatile("" : : "r"(p) : "memory");
 }
 
 static inline void load16(__m256i r[16], const std::int16_t* a) {

@@ -425,8 +425,7 @@ void mlkem_encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexc
   transpose16(r);
   for (auto& x : r) x = to_canonical(x);
   encode_poly<12>(out, [&r](int g) { return r[g]; });
-  volatile char* wipe = reinterpret_cast<volatile char*>(r);  // may be a secret key
-  for (unsigned i = 0; i < sizeof r; ++i) wipe[i] = 0;
+  wipe(r, sizeof r);  // may be a secret key
 }
 
 bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {

@@ -125,8 +125,7 @@ void cbd3(std::int16_t* a, const std::uint8_t* bytes) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 32 * c), _mm256_permute2x128_si256(lo, hi, 0x20));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 32 * c + 16), _mm256_permute2x128_si256(lo, hi, 0x31));
   }
-  volatile std::uint8_t* w = buf;
-  for (int i = 0; i < 200; ++i) w[i] = 0;
+  wipe(buf, sizeof buf);
 }
 
 }  // namespace
@@ -187,10 +186,8 @@ void mlkem_sample_noise_x4_avx2(std::int16_t* const out[4], const std::uint8_t s
   std::uint8_t* outp[4] = {prf[0], prf[1], prf[2], prf[3]};
   shake256_x4(outp, 64 * static_cast<std::size_t>(eta), inp, 33);
   for (int j = 0; j < n; ++j) mlkem_cbd_avx2(out[j], prf[j], eta);
-  volatile std::uint8_t* w1 = &prf[0][0];
-  for (unsigned i = 0; i < sizeof prf; ++i) w1[i] = 0;
-  volatile std::uint8_t* w2 = &in[0][0];
-  for (unsigned i = 0; i < sizeof in; ++i) w2[i] = 0;
+  wipe(prf, sizeof prf);
+  wipe(in, sizeof in);
 }
 
 }  // namespace pqkem::simd::avx2
