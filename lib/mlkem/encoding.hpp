@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "mlkem/poly.hpp"
+#include "util/le_bytes.hpp"
 
 namespace pqkem::mlkem {
 
@@ -44,30 +45,6 @@ constexpr std::int16_t decompress(std::int16_t y) noexcept {
 }
 
 namespace detail {
-
-/// The N <= 8 bytes at p as a little-endian integer (bytes above N are zero).
-template <std::size_t N>
-inline std::uint64_t load_le(const std::uint8_t* p) noexcept {
-  static_assert(N >= 1 && N <= 8);
-  std::uint64_t v = 0;
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(&v, p, N);
-  } else {
-    for (std::size_t i = 0; i < N; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
-  }
-  return v;
-}
-
-/// Stores the low N <= 8 bytes of v at p, little-endian.
-template <std::size_t N>
-inline void store_le(std::uint8_t* p, std::uint64_t v) noexcept {
-  static_assert(N >= 1 && N <= 8);
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(p, &v, N);
-  } else {
-    for (std::size_t i = 0; i < N; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-  }
-}
 
 /// Coefficient J (0 <= J < 8) of a group of eight D-bit values packed little-endian into the
 /// 8 D bits lo | hi << 64. All shifts are compile-time constants.
