@@ -46,14 +46,16 @@ void ntru_poly_s3_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint1
 /// r = (x - 1) a in Rq. In: mod 2^16. Out: Rq (twin: poly_mul_x_minus_1_ref).
 void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
 
-/// Inverse in S2 by 2(n-1) - 1 constant-time divsteps (Bernstein-Yang), bit-sliced, 256 bits per
-/// register. In: a_i mod 2 is used. Out: S2 ({0, 1}, r_{n-1} = 0), the inverse of a mod
+/// Inverse in S2 by 2(n-1) - 1 constant-time divsteps (Bernstein-Yang), run as jump divsteps:
+/// blocks of 60 scalar steps on the low words, each block's 2x2 transition matrix applied to the
+/// whole polynomials with carry-less multiplication (PCLMULQDQ). In: a_i mod 2 is used. Out: S2 ({0, 1}, r_{n-1} = 0), the inverse of a mod
 /// (2, Phi_n), or 0 if a = 0 mod (2, Phi_n) (twin: poly_r2_inv_ref).
 void ntru_poly_r2_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept;
 
 /// Inverse mod (q, Phi_n): ntru_poly_r2_inv, then (for log2 q = 11, 12) one step
-/// r <- r (1 + u + u^2) with u = 1 - a r, and Newton steps r <- r (2 - a r), all with
-/// ntru_poly_mul_cyclic_mod8192, until the precision reaches q. In: mod 2^16. Out: Sq (twin: poly_rq_inv_ref).
+/// r <- r (1 + u + u^2) with u = 1 - a r, and Newton steps r <- r (2 - a r), all with the Toom-4
+/// product mod 2^13 of ntru_poly_mul_cyclic_mod8192 (one shared workspace, operands evaluated
+/// once and reused), until the precision reaches q. In: mod 2^16. Out: Sq (twin: poly_rq_inv_ref).
 void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
 
 /// Inverse in S3 by constant-time divsteps, trits bit-sliced as (nonzero, negative) bit planes.

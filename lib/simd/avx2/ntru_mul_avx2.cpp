@@ -33,6 +33,18 @@ void wipe(void* p, std::size_t len) noexcept {
   __asm__ volatile("" : : "r"(p) : "memory");
 }
 
+/// Zeroes `words` words at p (32-byte aligned, words a multiple of 16), a size known at compile
+/// time (the compiler may turn the loop into a memset call: measured, both are as fast); the
+/// barrier keeps the stores.
+template <int words>
+[[gnu::always_inline]] inline void wipe_vectors(std::uint16_t* p) noexcept {
+  static_assert(words % 16 == 0);
+  const __m256i z = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int i = 0; i < words; i += 16) _mm256_store_si256(reinterpret_cast<__m256i*>(p + i), z);
+  __asm__ volatile("" : : "r"(p) : "memory");
+}
+
 inline __m256i load16(const std::uint16_t* p) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 inline void store16(std::uint16_t* p, __m256i v) noexcept { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
 
@@ -191,17 +203,23 @@ inline void store2x128(std::uint16_t* lo, std::uint16_t* hi, __m256i v) noexcept
   _mm_storeu_si128(reinterpret_cast<__m128i*>(hi), _mm256_extracti128_si256(v, 1));
 }
 
-/// dst[i] lane j = src[j * stride + i] for i, j < 16. (Always inlined: as a shared out-of-line
-/// function, with the stride a run-time argument, the products are about 20% slower.)
+/// dst[i] lane j = src[j * stride + i] for i < 8 cols, j < 16 (cols = 8 or 16). (Always inlined:
+/// as a shared out-of-line function, with the stride a run-time argument, the products are about
+/// 20% slower.)
+template <int cols = 16>
 [[gnu::always_inline]] inline void transpose_in(__m256i* dst, const std::uint16_t* src, int stride) noexcept {
+  static_assert(cols == 8 || cols == 16);
   __m256i x[8], y[8];
   for (int j = 0; j < 8; ++j) {
     x[j] = load2x128(src + j * stride, src + (j + 8) * stride);
-    y[j] = load2x128(src + j * stride + 8, src + (j + 8) * stride + 8);
+    if constexpr (cols == 16) y[j] = load2x128(src + j * stride + 8, src + (j + 8) * stride + 8);
   }
   transpose8x8_halves(x);
-  transpose8x8_halves(y);
-  for (int i = 0; i < 8; ++i) dst[i] = x[i], dst[8 + i] = y[i];
+  if constexpr (cols == 16) transpose8x8_halves(y);
+  for (int i = 0; i < 8; ++i) {
+    dst[i] = x[i];
+    if constexpr (cols == 16) dst[8 + i] = y[i];
+  }
 }
 
 /// dst[j * stride + i] = src[i] lane j for i, j < 16.
@@ -267,13 +285,24 @@ inline void tmul(__m256i* c, const __m256i* a, const __m256i* b, __m256i* scratc
     }
     tmul<h>(z1, sa, sb, next);
     // c[h + i] += z1[i] - c[i] - c[2h + i] for i < 2h - 1, in one pass: step j updates c[h + j]
-    // and c[2h + j] from the original c[j], c[h + j], c[2h + j], c[3h + j] (disjoint per j).
+    // and c[2h + j] from the original c[j], c[h + j], c[2h + j], c[3h + j] (disjoint per j),
+    // sharing d = c[h + j] - c[2h + j] between the two (5 operations instead of 6):
+    //   c[h + j] <- (z1[j] - c[j]) + d,  c[2h + j] <- (z1[h + j] - c[3h + j]) - d.
     for (int j = 0; j < h; ++j) {
-      const __m256i c0 = c[j], c1 = c[h + j], c2 = c[2 * h + j];
-      c[h + j] = _mm256_add_epi16(c1, _mm256_sub_epi16(z1[j], _mm256_add_epi16(c0, c2)));
-      if (j < h - 1) c[2 * h + j] = _mm256_add_epi16(c2, _mm256_sub_epi16(z1[h + j], _mm256_add_epi16(c1, c[3 * h + j])));
+      const __m256i d = _mm256_sub_epi16(c[h + j], c[2 * h + j]);
+      c[h + j] = _mm256_add_epi16(_mm256_sub_epi16(z1[j], c[j]), d);
+      if (j < h - 1) c[2 * h + j] = _mm256_sub_epi16(_mm256_sub_epi16(z1[h + j], c[3 * h + j]), d);
     }
   }
+}
+
+/// tmul<L> as a function of its own, called once per batch of leaf products. (Measured: inlined
+/// into the batch loop, together with the transposes, the compiler spills much more; out of
+/// line the products are 4-6% faster for every n. Making the lower levels out of line as well
+/// gains nothing more.)
+template <int L>
+[[gnu::noinline]] void tmul_batch(__m256i* c, const __m256i* a, const __m256i* b, __m256i* scratch) noexcept {
+  tmul<L>(c, a, b, scratch);
 }
 
 /// Toom-4 evaluation at 0, 1, -1, 1/2 (times 8), -1/2 (times 8), 2, oo.
@@ -312,10 +341,25 @@ struct Toom4 {
   static constexpr int leaf_b(int k) { return leaf_a(k) + 16 * Lp; }
   static constexpr int leaf_c(int k) { return 2 * Lp * k; }
   /// Work area (uint16_t words): the transposed operands, products and tmul scratch during the
-  /// leaf products; then the 7 Toom products (2S words each) and 12 L words of scratch.
+  /// leaf products; then the 7 Toom products (2S words each) and 4L words of scratch.
   static constexpr int kTVectors = 4 * Lp + tmul_scratch(L);
   static constexpr int kWorkWords = 16 * kTVectors;
-  static_assert(7 * 2 * S + 12 * L <= kWorkWords && 2 * N <= kBatches * kRegion);
+  static_assert(7 * 2 * S + 4 * L <= kWorkWords && 2 * N <= kBatches * kRegion);
+
+  /// Everything a product writes besides its output. The public products wipe it after each
+  /// product; the Rq inversion shares one across its products and wipes it once at the end.
+  struct Workspace {
+    /// 16 words in front of the leaves: karatsuba_combine_fresh reads (and masks off) up to 8
+    /// words before the first leaf product when L is not a multiple of 16.
+    alignas(32) std::uint16_t leaves_buf[16 + kBatches * kRegion];
+    alignas(32) std::uint16_t work[kWorkWords];
+    alignas(32) std::uint16_t tail[2][48];  // evaluate's copies of the operands' last words
+    void wipe() noexcept {
+      wipe_vectors<16 + kBatches * kRegion>(leaves_buf);
+      wipe_vectors<kWorkWords>(work);
+      wipe_vectors<96>(&tail[0][0]);
+    }
+  };
 
   /// x[off .. off + 16) of the zero-padded x (off a multiple of 8); tail = x[n - 32 .. n), then 16 zeros.
   static inline __m256i block(const std::uint16_t* x, const std::uint16_t* tail, int off) noexcept {
@@ -324,11 +368,13 @@ struct Toom4 {
     return load16(tail + off - (n - 32));
   }
 
-  /// Evaluates x (n words) into the 63 leaf operands of `side` (0: first, 1: second).
+  /// Evaluates x (n words) into the 63 leaf operands of `side` (0: first, 1: second). tail:
+  /// 48 words of scratch.
   template <int side>
-  static void evaluate(std::uint16_t* leaves, const std::uint16_t* x) noexcept {
-    alignas(32) std::uint16_t tail[48] = {};
-    std::memcpy(tail, x + n - 32, 64);
+  static void evaluate(std::uint16_t* leaves, const std::uint16_t* x, std::uint16_t* tail) noexcept {
+    store16(tail, load16(x + n - 32));
+    store16(tail + 16, load16(x + n - 16));
+    store16(tail + 32, _mm256_setzero_si256());
 #pragma GCC unroll 4
     for (int blk = 0; blk < Lp; blk += 16) {  // from L on: words of the next piece, never read
       __m256i e[4][7];  // e[2u + v][p]: quarter (u, v) of every chunk, evaluated at point p
@@ -353,48 +399,63 @@ struct Toom4 {
         for (int j = 0; j < 9; ++j) store16(leaves + (side ? leaf_b(9 * p + j) : leaf_a(9 * p + j)) + blk, leaf[j]);
       }
     }
-    wipe(tail, sizeof tail);
   }
 
   /// The 63 leaf products, 16 at a time (leaf 63 is zero).
-  static void multiply_leaves(std::uint16_t* leaves, __m256i* t) noexcept {
-    __m256i* ta = t;
-    __m256i* tb = t + Lp;
+  /// dst[0 .. L) = the 16 operands at src (stride Lp words) transposed.
+  [[gnu::always_inline]] static inline void transpose_operands(__m256i* dst, const std::uint16_t* src) noexcept {
+#pragma GCC unroll 4
+    for (int c = 0; c + 16 <= L; c += 16) transpose_in(dst + c, src + c, Lp);
+    if constexpr (L % 16 != 0) transpose_in<8>(dst + L - 8, src + L - 8, Lp);  // L = 56: words L .. Lp unread
+  }
+
+  /// The 63 leaf products, 16 at a time (leaf 63 is zero), into `leaves`. With `prepared`, the
+  /// operands are Ta and Tb (batch k at Ta + k Lp, from prepare()); otherwise they are read from
+  /// `leaves` and transposed batch by batch.
+  template <bool prepared>
+  static void multiply_leaves(std::uint16_t* leaves, __m256i* t, const __m256i* Ta, const __m256i* Tb) noexcept {
     __m256i* tc = t + 2 * Lp;
     __m256i* scratch = t + 4 * Lp;
     for (int batch = 0; batch < kBatches; ++batch) {
       std::uint16_t* base = leaves + batch * kRegion;
-#pragma GCC unroll 4
-      for (int c = 0; c < Lp; c += 16) {
-        transpose_in(ta + c, base + c, Lp);
-        transpose_in(tb + c, base + 16 * Lp + c, Lp);
+      const __m256i* ta = t;
+      const __m256i* tb = t + Lp;
+      if constexpr (prepared) {
+        ta = Ta + batch * Lp;
+        tb = Tb + batch * Lp;
+      } else {
+        transpose_operands(t, base);
+        transpose_operands(t + Lp, base + 16 * Lp);
       }
-      tmul<L>(tc, ta, tb, scratch);
+      tmul_batch<L>(tc, ta, tb, scratch);
       tc[2 * L - 1] = _mm256_setzero_si256();
 #pragma GCC unroll 8
       for (int c = 0; c < 2 * L; c += 16) transpose_out(base + c, 2 * Lp, tc + c);
     }
   }
 
-  /// r[0 .. 4m) = z0 + y^m (z2 - z0 - z1) + y^(2m) z1 for the products z0 (lo), z1 (hi), z2 (sum)
-  /// of 2m words each (the last word zero); tmp holds 2m words. r may be z0 and r + 2m may be z1.
+  /// r[0 .. 4m) = z0 + y^m (z2 - z0 - z1) + y^(2m) z1 in place, for the products z0 (lo) in
+  /// r[0 .. 2m), z1 (hi) in r[2m .. 4m) and z2 (sum) of 2m words each (the last words zero), m a
+  /// multiple of 16. Step i (i < m, one block) updates r[m + i] and r[2m + i] from the original
+  /// r[i], r[m + i], r[2m + i], r[3m + i] (disjoint per step), sharing d = r[m + i] - r[2m + i]:
+  ///   r[m + i] <- (z2[i] - r[i]) + d,  r[2m + i] <- (z2[m + i] - r[3m + i]) - d.
   template <int m>
-  static void karatsuba_combine(std::uint16_t* r, const std::uint16_t* z0, const std::uint16_t* z1,
-                                const std::uint16_t* z2, std::uint16_t* tmp) noexcept {
+  static void karatsuba_combine_inplace(std::uint16_t* r, const std::uint16_t* z2) noexcept {
+    static_assert(m % 16 == 0);
 #pragma GCC unroll 8
-    for (int i = 0; i < 2 * m; i += 16) {
-      const __m256i a = load16(z0 + i), b = load16(z1 + i);
-      store16(tmp + i, _mm256_sub_epi16(load16(z2 + i), _mm256_add_epi16(a, b)));
-      store16(r + i, a);
-      store16(r + 2 * m + i, b);
+    for (int i = 0; i < m; i += 16) {
+      const __m256i d = _mm256_sub_epi16(load16(r + m + i), load16(r + 2 * m + i));
+      const __m256i lo = _mm256_add_epi16(_mm256_sub_epi16(load16(z2 + i), load16(r + i)), d);
+      const __m256i hi = _mm256_sub_epi16(_mm256_sub_epi16(load16(z2 + m + i), load16(r + 3 * m + i)), d);
+      store16(r + m + i, lo);
+      store16(r + 2 * m + i, hi);
     }
-#pragma GCC unroll 8
-    for (int i = 0; i < 2 * m; i += 16) store16(r + m + i, _mm256_add_epi16(load16(r + m + i), load16(tmp + i)));
   }
 
-  /// As karatsuba_combine, in one pass over the output blocks, for r distinct from z0, z1, z2
-  /// and m a multiple of 8: the middle term z2 - z0 - z1 is read at offset -m from the leaf
-  /// products themselves (written long before, so the unaligned loads do not wait on recent
+  /// r[0 .. 4m) = z0 + y^m (z2 - z0 - z1) + y^(2m) z1 for the products z0 (lo), z1 (hi), z2 (sum)
+  /// of 2m words each (the last word zero), in one pass over the output blocks, for r distinct
+  /// from z0, z1, z2 and m a multiple of 8: the middle term z2 - z0 - z1 is read at offset -m
+  /// from the leaf products themselves (written long before, so the unaligned loads do not wait on recent
   /// stores), masked to its range [m, 3m) in the blocks that straddle its ends.
   template <int m>
   static void karatsuba_combine_fresh(std::uint16_t* r, const std::uint16_t* z0, const std::uint16_t* z1,
@@ -415,16 +476,14 @@ struct Toom4 {
     }
   }
 
-  /// w (2S words) = the product at Toom point p, from its 9 leaf products. tmp: 8L words.
+  /// w (2S words) = the product at Toom point p, from its 9 leaf products. tmp: 4L words.
   static void combine(std::uint16_t* w, const std::uint16_t* leaves, int p, std::uint16_t* tmp) noexcept {
-    std::uint16_t* part2 = tmp;      // 4L
-    std::uint16_t* t = tmp + 4 * L;  // 4L
     const std::uint16_t* z = leaves + leaf_c(9 * p);
     constexpr int st = 2 * Lp;  // leaf product stride
     karatsuba_combine_fresh<L>(w, z, z + st, z + 2 * st);
     karatsuba_combine_fresh<L>(w + 4 * L, z + 3 * st, z + 4 * st, z + 5 * st);
-    karatsuba_combine_fresh<L>(part2, z + 6 * st, z + 7 * st, z + 8 * st);
-    karatsuba_combine<2 * L>(w, w, w + 4 * L, part2, t);
+    karatsuba_combine_fresh<L>(tmp, z + 6 * st, z + 7 * st, z + 8 * st);
+    karatsuba_combine_inplace<2 * L>(w, tmp);
   }
 
   /// Toom-4 interpolation of C_0 .. C_6 at one block from the 7 point values (p: 0, 1, -1,
@@ -475,21 +534,51 @@ struct Toom4 {
   }
 
   /// r = the cyclic product of a and b, finished as `fin` says (mask = q - 1). r may alias a, b.
+  /// Leaves secret data in ws: the caller wipes it.
   template <Finish fin>
-  static void cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t mask16) noexcept {
-    // 16 words in front of the leaves: karatsuba_combine_fresh reads (and masks off) up to 8
-    // words before the first leaf product when L is not a multiple of 16.
-    alignas(32) std::uint16_t leaves_buf[16 + kBatches * kRegion];
-    alignas(32) std::uint16_t work[kWorkWords];
-    std::uint16_t* const leaves = leaves_buf + 16;
-    store16(leaves_buf, _mm256_setzero_si256());
-    evaluate<0>(leaves, a);
-    evaluate<1>(leaves, b);
+  static void cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t mask16,
+                     Workspace& ws) noexcept {
+    std::uint16_t* const leaves = ws.leaves_buf + 16;
+    std::uint16_t* const work = ws.work;
+    store16(ws.leaves_buf, _mm256_setzero_si256());
+    evaluate<0>(leaves, a, ws.tail[0]);
+    evaluate<1>(leaves, b, ws.tail[1]);
     for (int i = 0; i < Lp; i += 16) {  // leaf 63 (the padding lane) is zero
       store16(leaves + leaf_a(63) + i, _mm256_setzero_si256());
       store16(leaves + leaf_b(63) + i, _mm256_setzero_si256());
     }
-    multiply_leaves(leaves, reinterpret_cast<__m256i*>(work));
+    multiply_leaves<false>(leaves, reinterpret_cast<__m256i*>(work), nullptr, nullptr);
+    finish_product<fin>(r, mask16, ws);
+  }
+
+  /// Vectors of a prepared operand: its 64 leaf operands, transposed, batch by batch.
+  static constexpr int kPreparedVectors = kBatches * Lp;
+
+  /// T = x evaluated and transposed for cyclic_prepared (kPreparedVectors). Uses (and leaves
+  /// secret data in) ws.
+  static void prepare(__m256i* T, const std::uint16_t* x, Workspace& ws) noexcept {
+    std::uint16_t* const leaves = ws.leaves_buf + 16;
+    evaluate<0>(leaves, x, ws.tail[0]);
+    for (int i = 0; i < Lp; i += 16) store16(leaves + leaf_a(63) + i, _mm256_setzero_si256());
+    for (int batch = 0; batch < kBatches; ++batch) transpose_operands(T + batch * Lp, leaves + batch * kRegion);
+  }
+
+  /// As cyclic, from operands prepared by prepare(): in the Rq inversion an operand of several
+  /// products is evaluated and transposed once.
+  template <Finish fin>
+  static void cyclic_prepared(std::uint16_t* r, const __m256i* Ta, const __m256i* Tb, std::uint16_t mask16,
+                              Workspace& ws) noexcept {
+    store16(ws.leaves_buf, _mm256_setzero_si256());
+    multiply_leaves<true>(ws.leaves_buf + 16, reinterpret_cast<__m256i*>(ws.work), Ta, Tb);
+    finish_product<fin>(r, mask16, ws);
+  }
+
+  /// The product from the leaf products in ws: Karatsuba combination, Toom-4 interpolation, the
+  /// fold mod x^n - 1 and `fin`.
+  template <Finish fin>
+  static void finish_product(std::uint16_t* r, std::uint16_t mask16, Workspace& ws) noexcept {
+    std::uint16_t* const leaves = ws.leaves_buf + 16;
+    std::uint16_t* const work = ws.work;
     std::uint16_t* w = work;  // the leaf products are in `leaves` now: work is free
     for (int p = 0; p < 7; ++p) combine(w + 2 * S * p, leaves, p, work + 14 * S);
     std::uint16_t* prod = leaves;  // the leaf products are consumed
@@ -508,8 +597,14 @@ struct Toom4 {
     };
     for (int i = 0; i + 16 <= n; i += 16) finish(i);
     if (n % 16) finish(n - 16);
-    wipe(leaves_buf, sizeof leaves_buf);
-    wipe(work, sizeof work);
+  }
+
+  /// The product with a workspace of its own, wiped before returning.
+  template <Finish fin>
+  static void cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t mask16) noexcept {
+    Workspace ws;
+    cyclic<fin>(r, a, b, mask16, ws);
+    ws.wipe();
   }
 };
 
@@ -568,50 +663,87 @@ void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, in
   r[0] = r0;
 }
 
-void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+namespace {
+
+/// ntru_poly_rq_inv for a public n.
+template <int n>
+void rq_inv(std::uint16_t* r, const std::uint16_t* a, int logq) noexcept {
   // As the portable twin, from the inverse mod 2: if a r = 1 - u with u = 0 mod (2^j, Phi_n),
   // a r (2 - a r) = 1 - u^2 (Newton, 2 products, precision 2j) and a r (1 + u + u^2) = 1 - u^3
   // (3 products, precision 3j). One cubic step first reaches 11 and 12 bits in 7 products
   // (1, 3, 6, 12) instead of 8 (1, 2, 4, 8, 16); for 13 bits Newton alone is shorter. The
-  // inverse mod (q, Phi_n) is unique, so the result is the twin's. The products are only
-  // correct mod 2^13 (ntru_poly_mul_cyclic_mod8192), which is all the result needs (q <= 2^13:
-  // reduction mod 2^13 is a ring map, so the iteration mod 2^13 is the same iteration); one
-  // reduction mod (q, Phi_n) at the end. logq, hence the sequence of steps, is public.
+  // inverse mod (q, Phi_n) is unique, so the result is the twin's. The products (the Toom-4
+  // product of ntru_poly_mul_cyclic_mod8192) are only correct mod 2^13, which is all the result
+  // needs (q <= 2^13: reduction mod 2^13 is a ring map, so the iteration mod 2^13 is the same
+  // iteration); one reduction mod (q, Phi_n) at the end. logq, hence the sequence of steps, is public.
+  // All products share one workspace, wiped once at the end (with the other temporaries), and
+  // each operand is evaluated and transposed once (T::prepare) for all the products it enters:
+  // a for every a x, x for a x and then x t.
+  using T = Toom4<n>;
   auto newton_products = [logq](int precision) {
     int count = 0;
     for (; precision < logq; precision *= 2) count += 2;
     return count;
   };
   const bool cubic_first = 3 + newton_products(3) < newton_products(1);
-  alignas(32) std::uint16_t ac[16 * kMaxBlocks] = {}, x[16 * kMaxBlocks] = {}, t[16 * kMaxBlocks] = {};
-  alignas(32) std::uint16_t e[16 * kMaxBlocks] = {};
+  constexpr int kPad = 16 * ((n + 15) / 16);
+  typename T::Workspace ws;
+  alignas(32) std::uint16_t ac[kPad], x[kPad], t[kPad], e[kPad];
+  __m256i pa[T::kPreparedVectors], px[T::kPreparedVectors], pt[T::kPreparedVectors];  // prepared a, x, t
+  // The vector loops below run over kPad words; the products read and write only the first n.
+  // Zero padding in ac, x and t (e is written whole from t) keeps every word defined.
+  const __m256i zero = _mm256_setzero_si256();
+  store16(ac + kPad - 16, zero);
+  store16(x + kPad - 16, zero);
+  store16(t + kPad - 16, zero);
   std::memcpy(ac, a, 2 * static_cast<std::size_t>(n));  // r may alias a
   ntru_poly_r2_inv(x, ac, n);
+  T::prepare(pa, ac, ws);
   int precision = 1;
   if (cubic_first) {
-    ntru_poly_mul_cyclic_mod8192(t, ac, x, n);  // t = a x = 1 - u
-    for (int i = 0; i < n; i += 16) store16(e + i, _mm256_sub_epi16(_mm256_setzero_si256(), load16(t + i)));
+    T::prepare(px, x, ws);
+    T::template cyclic_prepared<Finish::kMod8192>(t, pa, px, 0xFFFF, ws);  // t = a x = 1 - u
+    for (int i = 0; i < kPad; i += 16) store16(e + i, _mm256_sub_epi16(zero, load16(t + i)));
     e[0] = static_cast<std::uint16_t>(e[0] + 1);  // e = u
-    ntru_poly_mul_cyclic_mod8192(t, e, e, n);     // t = u^2
-    for (int i = 0; i < n; i += 16) store16(t + i, _mm256_add_epi16(load16(t + i), load16(e + i)));
+    T::prepare(pt, e, ws);
+    T::template cyclic_prepared<Finish::kMod8192>(t, pt, pt, 0xFFFF, ws);  // t = u^2
+    for (int i = 0; i < kPad; i += 16) store16(t + i, _mm256_add_epi16(load16(t + i), load16(e + i)));
     t[0] = static_cast<std::uint16_t>(t[0] + 1);  // t = 1 + u + u^2
-    ntru_poly_mul_cyclic_mod8192(x, x, t, n);
+    T::prepare(pt, t, ws);
+    T::template cyclic_prepared<Finish::kMod8192>(x, px, pt, 0xFFFF, ws);
     precision = 3;
   }
   for (; precision < logq; precision *= 2) {
-    ntru_poly_mul_cyclic_mod8192(t, ac, x, n);
-    for (int i = 0; i < n; i += 16) store16(t + i, _mm256_sub_epi16(_mm256_setzero_si256(), load16(t + i)));
+    T::prepare(px, x, ws);
+    T::template cyclic_prepared<Finish::kMod8192>(t, pa, px, 0xFFFF, ws);
+    for (int i = 0; i < kPad; i += 16) store16(t + i, _mm256_sub_epi16(zero, load16(t + i)));
     t[0] = static_cast<std::uint16_t>(t[0] + 2);
-    ntru_poly_mul_cyclic_mod8192(x, x, t, n);
+    T::prepare(pt, t, ws);
+    T::template cyclic_prepared<Finish::kMod8192>(x, px, pt, 0xFFFF, ws);
   }
   const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1));
   const __m256i top = _mm256_set1_epi16(static_cast<short>(x[n - 1]));
-  for (int i = 0; i < n; i += 16) store16(x + i, _mm256_and_si256(_mm256_sub_epi16(load16(x + i), top), mask));
+  for (int i = 0; i < kPad; i += 16) store16(x + i, _mm256_and_si256(_mm256_sub_epi16(load16(x + i), top), mask));
   std::memcpy(r, x, 2 * static_cast<std::size_t>(n));
-  wipe(ac, sizeof ac);
-  wipe(x, sizeof x);
-  wipe(t, sizeof t);
-  wipe(e, sizeof e);
+  ws.wipe();
+  wipe_vectors<kPad>(ac);
+  wipe_vectors<kPad>(x);
+  wipe_vectors<kPad>(t);
+  wipe_vectors<kPad>(e);
+  wipe_vectors<16 * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(pa));
+  wipe_vectors<16 * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(px));
+  wipe_vectors<16 * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(pt));
+}
+
+}  // namespace
+
+void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+  switch (n) {
+    case 509: rq_inv<509>(r, a, logq); return;
+    case 677: rq_inv<677>(r, a, logq); return;
+    case 701: rq_inv<701>(r, a, logq); return;
+    default: rq_inv<821>(r, a, logq); return;
+  }
 }
 
 }  // namespace pqkem::simd::avx2

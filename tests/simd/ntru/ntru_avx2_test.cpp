@@ -188,6 +188,16 @@ TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
   for (std::size_t i = 0; i < ops.size(); ++i)
     for (std::size_t j = 0; j < ops.size(); ++j) check(ops[i], ops[j]);
   for (int i = 0; i < 50; ++i) check(this->random_poly(rng, 65536), this->random_poly(rng, 65536));
+  // Squares with r = a = b (the Rq inversion squares in place).
+  for (const Poly<P>& a : ops) {
+    Poly<P> want, got = a;
+    poly_mul_cyclic(want, a, a);
+    simd::avx2::ntru_poly_mul_cyclic_mod8192(got.c.data(), got.c.data(), got.c.data(), static_cast<int>(P::n));
+    for (auto* p : {&want, &got})
+      for (auto& x : p->c) x = static_cast<std::uint16_t>(x & 0x1FFF);
+    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192 (r = a = b)");
+    ++idx;
+  }
 #else
   GTEST_SKIP() << "AVX2 kernels not compiled in";
 #endif
