@@ -14,6 +14,7 @@
 
 #include "ntru/params.hpp"
 #include "pqkem.hpp"
+#include "simd/cpu.hpp"
 
 namespace pqkem::ntru::test {
 
@@ -26,6 +27,13 @@ public:
     return "n" + std::to_string(P::n) + (P::hps ? "hps" : "hrss");
   }
 };
+
+/// Whether this CPU has everything the AVX2 kernels need (checked here independently of the
+/// dispatcher, so a dispatcher that wrongly falls back to portable code fails the tests).
+inline bool cpu_has_avx2_kernels() {
+  const auto& f = simd::cpu_features();
+  return f.avx2 && f.bmi2 && f.popcnt && f.pclmul;
+}
 
 inline std::string sha256_hex(std::string_view text) {
   unsigned char md[EVP_MAX_MD_SIZE];

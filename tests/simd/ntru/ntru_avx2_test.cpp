@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../../ntru/test_util.hpp"
 #include "ntru/kernels.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/poly.hpp"
@@ -29,23 +30,12 @@
 namespace pqkem::ntru {
 namespace {
 
-using AllParams = ::testing::Types<NtruHps2048509, NtruHps2048677, NtruHps4096821, NtruHrss701>;
-
-class ParamsName {
-public:
-  template <class P>
-  static std::string GetName(int) {
-    return "n" + std::to_string(P::n) + (P::hps ? "hps" : "hrss");
-  }
-};
-
-bool cpu_has_avx2() {
-  const auto& f = simd::cpu_features();
-  return f.avx2 && f.bmi2 && f.popcnt && f.pclmul;
-}
+using test::AllParams;
+using test::ParamsName;
+using test::cpu_has_avx2_kernels;
 
 TEST(NtruAvx2, UsableWheneverTheCpuHasAvx2) {
-  if (cpu_has_avx2()) {
+  if (cpu_has_avx2_kernels()) {
     EXPECT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
     EXPECT_EQ(kernels<NtruHps2048509>(simd::Impl::avx2).impl, simd::Impl::avx2);
     EXPECT_EQ(kernels<NtruHrss701>(simd::Impl::avx2).impl, simd::Impl::avx2);
@@ -60,7 +50,7 @@ template <class P>
 class NtruAvx2Kernel : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (cpu_has_avx2()) {
+    if (cpu_has_avx2_kernels()) {
       ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << "the CPU has AVX2 but the AVX2 kernels are not usable: "
                                                        << simd::impl_unusable_reason(simd::Impl::avx2);
       ASSERT_EQ(avx2().impl, simd::Impl::avx2);
@@ -68,7 +58,7 @@ protected:
   }
   static const Kernels<P>& ref() { return kernels_ref<P>(); }
   /// The AVX2 table (the portable one on a CPU without AVX2: the comparison is then trivial).
-  static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2() ? simd::Impl::avx2 : simd::Impl::portable); }
+  static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable); }
 
   static Poly<P> random_poly(std::mt19937_64& rng, std::uint32_t modulus) {
     Poly<P> a;
@@ -169,7 +159,7 @@ TYPED_TEST(NtruAvx2Kernel, Multiplications) {
 TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
 #if PQKEM_HAVE_AVX2
   using P = TypeParam;
-  if (!cpu_has_avx2()) GTEST_SKIP() << "no AVX2";
+  if (!cpu_has_avx2_kernels()) GTEST_SKIP() << "no AVX2";
   std::mt19937_64 rng(8050 + P::n);
   auto ops = this->operands(rng);
   ops.push_back(this->monomial(P::n - 1, 1));
@@ -378,7 +368,7 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
     std::vector<std::uint8_t> pk, sk, ct, ss, ss_dec, ss_bad, pk2;
     bool operator==(const Out&) const = default;
   };
-  const std::vector<simd::Impl> impls = cpu_has_avx2() ? std::vector{simd::Impl::portable, simd::Impl::avx2}
+  const std::vector<simd::Impl> impls = cpu_has_avx2_kernels() ? std::vector{simd::Impl::portable, simd::Impl::avx2}
                                                        : std::vector{simd::Impl::portable};
   for (int trial = 0; trial < 3; ++trial) {
     std::vector<std::uint8_t> seed(P::sample_fg_bytes), prf(32), coins(P::sample_rm_bytes);
@@ -421,8 +411,8 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
 /// sample_fixed_type builds (30 random bits, a 2-bit label).
 TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
   const Kernels<NtruHps2048509>& ref = kernels_ref<NtruHps2048509>();
-  const Kernels<NtruHps2048509>& avx2 = kernels<NtruHps2048509>(cpu_has_avx2() ? simd::Impl::avx2 : simd::Impl::portable);
-  if (cpu_has_avx2()) {
+  const Kernels<NtruHps2048509>& avx2 = kernels<NtruHps2048509>(cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable);
+  if (cpu_has_avx2_kernels()) {
     ASSERT_EQ(avx2.impl, simd::Impl::avx2);
   }
   std::mt19937_64 rng(8650);
@@ -469,7 +459,7 @@ TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
 /// The raw kernel at the largest length, and on an unaligned array (the kernel table passes
 /// std::span data, which need not be 32-byte aligned).
 TEST(NtruAvx2Sort, RawKernelMaxLengthAndUnalignedArray) {
-  if (!cpu_has_avx2()) GTEST_SKIP() << "no AVX2";
+  if (!cpu_has_avx2_kernels()) GTEST_SKIP() << "no AVX2";
   std::mt19937_64 rng(8651);
   for (std::size_t len : {std::size_t{508}, std::size_t{820}, simd::avx2::kNtruSortMaxLen}) {
     std::vector<std::int32_t> storage(len + 1);
@@ -488,7 +478,7 @@ TEST(NtruAvx2Sort, RawKernelMaxLengthAndUnalignedArray) {
 TYPED_TEST(NtruAvx2Kernel, SampleFixedTypeAvx2MatchesPortable) {
   using P = TypeParam;
   if constexpr (P::hps) {
-    if (!cpu_has_avx2()) GTEST_SKIP() << "no AVX2";
+    if (!cpu_has_avx2_kernels()) GTEST_SKIP() << "no AVX2";
     std::mt19937_64 rng(8660 + P::n);
     for (int idx = 0; idx < 40; ++idx) {
       const int it = idx;

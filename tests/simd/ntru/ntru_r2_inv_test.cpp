@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../ntru/test_util.hpp"
 #include "ntru/kernels.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/poly.hpp"
@@ -24,20 +25,9 @@
 namespace pqkem::ntru {
 namespace {
 
-using AllParams = ::testing::Types<NtruHps2048509, NtruHps2048677, NtruHps4096821, NtruHrss701>;
-
-class ParamsName {
-public:
-  template <class P>
-  static std::string GetName(int) {
-    return "n" + std::to_string(P::n) + (P::hps ? "hps" : "hrss");
-  }
-};
-
-bool cpu_has_avx2() {
-  const auto& f = simd::cpu_features();
-  return f.avx2 && f.bmi2 && f.popcnt && f.pclmul;
-}
+using test::AllParams;
+using test::ParamsName;
+using test::cpu_has_avx2_kernels;
 
 /// a b mod (2, Phi_n) with coefficients in {0, 1} and c_{n-1} = 0: the product mod x^n - 1,
 /// then minus c_{n-1} Phi_n.
@@ -68,12 +58,12 @@ template <class P>
 class NtruR2Inv : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (cpu_has_avx2()) {
+    if (cpu_has_avx2_kernels()) {
       ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
       ASSERT_EQ(avx2().impl, simd::Impl::avx2);
     }
   }
-  static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2() ? simd::Impl::avx2 : simd::Impl::portable); }
+  static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable); }
 
   /// Compares with the twin and checks the inverse independently.
   static void check(const Poly<P>& a, const std::string& what) {
@@ -82,7 +72,7 @@ protected:
     avx2().poly_r2_inv(got, a);
     ASSERT_TRUE(got.c == want.c) << what << ": differs from poly_r2_inv_ref";
 #if PQKEM_HAVE_AVX2
-    if (cpu_has_avx2()) {  // the kernel itself, not only through the table
+    if (cpu_has_avx2_kernels()) {  // the kernel itself, not only through the table
       simd::avx2::ntru_poly_r2_inv(direct.c.data(), a.c.data(), static_cast<int>(P::n));
       ASSERT_TRUE(direct.c == want.c) << what << ": ntru_poly_r2_inv differs from poly_r2_inv_ref";
     }
