@@ -127,6 +127,12 @@ void for_secret_parts(Scheme s, ByteView sk, F&& f) {
 void poison_secret_key(Scheme s, ByteView sk) { for_secret_parts(s, sk, ct::poison); }
 void declassify_secret_key(Scheme s, ByteView sk) { for_secret_parts(s, sk, ct::declassify); }
 
+[[noreturn]] void throw_dk_hash_mismatch(const SchemeInfo& info) {
+  throw Error(Errc::invalid_decaps_key, std::string(info.name) +
+                                            " decapsulation key is invalid: its stored H(ek) does not match "
+                                            "its encapsulation key (FIPS 203 section 7.3)");
+}
+
 }  // namespace
 
 std::span<const SchemeInfo> all_schemes() noexcept { return kSchemes; }
@@ -185,10 +191,7 @@ void check_secret_key(Scheme s, ByteView sk) {
     return;
   }
   const bool ok = with_params(s, [&]<class P>() { return mlkem::check_dk<P>(fixed<P::dk_bytes>(sk)); });
-  if (!ok)
-    throw Error(Errc::invalid_decaps_key, std::string(info.name) +
-                                              " decapsulation key is invalid: its stored H(ek) does not match "
-                                              "its encapsulation key (FIPS 203 section 7.3)");
+  if (!ok) throw_dk_hash_mismatch(info);
 }
 
 KeyPair keygen_derand(Scheme s, ByteView coins) {
@@ -259,7 +262,14 @@ Encapsulation encaps(Scheme s, ByteView pk) {
 
 SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
   const SchemeInfo& info = scheme_info(s);
-  check_secret_key(s, sk);
+  // ML-KEM with a ciphertext of the right length: the key's hash check runs inside the
+  // decapsulation (mlkem::decaps_checked), beside J(z || c). Otherwise, check the key first, so
+  // the errors come in the same order either way.
+  const bool check_inside = !is_ntru(s) && ct.size() == info.ct_bytes;
+  if (check_inside)
+    expect_length(sk, info.sk_bytes, "decapsulation key", info);
+  else
+    check_secret_key(s, sk);
   expect_length(ct, info.ct_bytes, "ciphertext", info);
   SecretBytes ss(info.ss_bytes);
   poison_secret_key(s, sk);
@@ -271,12 +281,13 @@ SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
     ct::declassify(ss.data(), ss.size());
     return ss;
   }
-  with_params(s, [&]<class P>() {
-    mlkem::decaps_internal<P>(fixed<P::dk_bytes>(sk), fixed<P::ct_bytes>(ct),
-                              std::span<std::uint8_t, 32>(ss.data(), 32));
+  const bool dk_ok = with_params(s, [&]<class P>() {
+    return mlkem::decaps_checked<P>(fixed<P::dk_bytes>(sk), fixed<P::ct_bytes>(ct),
+                                    std::span<std::uint8_t, 32>(ss.data(), 32));
   });
   declassify_secret_key(s, sk);
   ct::declassify(ss.data(), ss.size());
+  if (!dk_ok) throw_dk_hash_mismatch(info);  // ss is wiped by its destructor
   return ss;
 }
 

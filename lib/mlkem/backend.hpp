@@ -107,6 +107,12 @@ struct RefBackend {
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { hash::sha3_256(out, {a, b}); }
   static void sha3_512(std::span<std::uint8_t, 64> out, ByteView a, ByteView b) { hash::sha3_512(out, {a, b}); }
   static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) { hash::shake256(out, {a, b}); }
+  /// H(ek) and J(z || c) of decapsulation: h = SHA3-256(ek), j = SHAKE256(z || c, 32).
+  static void h_and_j(std::span<std::uint8_t, 32> h, ByteView ek, std::span<std::uint8_t, 32> j, ByteView z,
+                      ByteView c) {
+    hash::sha3_256(h, {ek});
+    hash::shake256(j, {z, c});
+  }
 };
 
 #if PQKEM_HAVE_AVX2
@@ -186,6 +192,12 @@ struct Avx2Backend {
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { RefBackend::sha3_256(out, a, b); }
   static void sha3_512(std::span<std::uint8_t, 64> out, ByteView a, ByteView b) { RefBackend::sha3_512(out, a, b); }
   static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) { RefBackend::shake256(out, a, b); }
+  // Two independent sponges of the same rate and about the same length (|ek| = 32 + |c| for
+  // ML-KEM-512 and -1024): two lanes of the 4-way permutation beat two 1-way runs.
+  static void h_and_j(std::span<std::uint8_t, 32> h, ByteView ek, std::span<std::uint8_t, 32> j, ByteView z,
+                      ByteView c) noexcept {
+    simd::avx2::sha3_256_shake256_x2(h.data(), ek.data(), ek.size(), j.data(), z.data(), z.size(), c.data(), c.size());
+  }
 };
 #endif
 

@@ -40,9 +40,11 @@ void encaps_with(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const 
   ct::declassify(c.data(), c.size());
 }
 
+/// Decaps_internal; with check_hash, also the hash check of section 7.3 (H(ek) and J(z || c) are
+/// computed together: B::h_and_j), whose verdict is returned (true without check_hash).
 template <class P, class B>
-void decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
-                 std::span<std::uint8_t, 32> shared_key) {
+bool decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
+                 std::span<std::uint8_t, 32> shared_key, bool check_hash) {
   const auto dk_pke = dk.template first<P::dk_pke_bytes>();
   const auto ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
@@ -53,13 +55,21 @@ void decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const 
   Secret<64> k_r;  // (K', r') <- G(m' || h)
   B::sha3_512(k_r.span(), m_prime.view(), h);
   Secret<32> k_bar;  // K_bar <- J(z || c)
-  B::shake256(k_bar.span(), z, c);
+  bool hash_ok = true;
+  if (check_hash) {
+    std::uint8_t h_ek[32];
+    B::h_and_j(h_ek, ek, k_bar.span(), z, c);
+    hash_ok = ct::equal_mask(h_ek, h.data(), 32) == 0xFF;  // ek and h are public
+  } else {
+    B::shake256(k_bar.span(), z, c);
+  }
 
   Secret<P::ct_bytes> c_prime;  // on the stack (no heap round trip), wiped on return
   kpke_encrypt<P, B>(ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32), c_prime.span());
   // Compare every byte (no early exit: a strcmp-like stop at a zero byte is a known bug).
   const std::uint8_t same = ct::equal_mask(c.data(), c_prime.bytes, P::ct_bytes);
   ct::select(shared_key.data(), same, k_r.bytes, k_bar.bytes, 32);
+  return hash_ok;
 }
 
 }  // namespace
@@ -79,7 +89,13 @@ void encaps_internal(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<co
 template <class P>
 void decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
                      std::span<std::uint8_t, 32> shared_key) {
-  with_backend([&]<class B>() { decaps_with<P, B>(dk, c, shared_key); });
+  with_backend([&]<class B>() { decaps_with<P, B>(dk, c, shared_key, false); });
+}
+
+template <class P>
+bool decaps_checked(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
+                    std::span<std::uint8_t, 32> shared_key) {
+  return with_backend([&]<class B>() { return decaps_with<P, B>(dk, c, shared_key, true); });
 }
 
 template <class P>
@@ -108,6 +124,8 @@ bool check_dk(std::span<const std::uint8_t, P::dk_bytes> dk) {
                                    std::span<std::uint8_t, P::ct_bytes>);                                  \
   template void decaps_internal<P>(std::span<const std::uint8_t, P::dk_bytes>,                             \
                                    std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>); \
+  template bool decaps_checked<P>(std::span<const std::uint8_t, P::dk_bytes>,                               \
+                                  std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>); \
   template bool check_ek<P>(std::span<const std::uint8_t, P::ek_bytes>) noexcept;                          \
   template bool check_dk<P>(std::span<const std::uint8_t, P::dk_bytes>);
 PQKEM_INSTANTIATE_MLKEM(MlKem512)

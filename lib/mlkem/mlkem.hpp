@@ -25,6 +25,13 @@ template <class P>
 void decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
                      std::span<std::uint8_t, 32> shared_key);
 
+/// The hash check of section 7.3 and Decaps_internal in one pass: H(ek) runs beside J(z || c)
+/// (two lanes of the 4-way Keccak on AVX2). Returns the check's verdict; shared_key is only
+/// meaningful when it is true.
+template <class P>
+bool decaps_checked(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
+                    std::span<std::uint8_t, 32> shared_key);
+
 /// Encapsulation key check (section 7.2): ByteEncode_12(ByteDecode_12(ek)) == ek, i.e. every
 /// 12-bit coefficient is below q. (The length is checked by the type.)
 template <class P>

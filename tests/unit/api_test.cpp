@@ -1,8 +1,12 @@
 // The public API: round trips, every input check with its error code, implicit rejection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "hash.hpp"
 #include "pqkem.hpp"
+#include "simd/cpu.hpp"
+#include "simd/dispatch.hpp"
 
 namespace pqkem {
 namespace {
@@ -108,6 +112,19 @@ TEST_P(Api, DecapsulationKeyHashCheck) {
   Bytes bad_ek = sk;
   bad_ek[info.sk_bytes - 64 - 1] ^= 0x01;  // last byte of the stored ek (rho)
   EXPECT_EQ(error_of([&] { check_secret_key(s, bad_ek); }), Errc::invalid_decaps_key);
+  // decaps checks the hash itself (beside J(z || c)), under every implementation, and a bad key
+  // is reported before a ciphertext of the wrong length, as check_secret_key would.
+  for (const auto name : simd::usable_implementations()) {
+    simd::set_impl(*simd::parse_impl(name));
+    EXPECT_EQ(error_of([&] { decaps(s, bad_ek, enc.ct); }), Errc::invalid_decaps_key) << name;
+    EXPECT_EQ(error_of([&] { decaps(s, bad_h, enc.ct); }), Errc::invalid_decaps_key) << name;
+    const SecretBytes ss = decaps(s, sk, enc.ct);
+    EXPECT_TRUE(std::equal(ss.view().begin(), ss.view().end(), enc.ss.view().begin(), enc.ss.view().end())) << name;
+  }
+  simd::set_impl_auto();
+  const Bytes short_ct(enc.ct.begin(), enc.ct.end() - 1);
+  EXPECT_EQ(error_of([&] { decaps(s, bad_h, short_ct); }), Errc::invalid_decaps_key);
+  EXPECT_EQ(error_of([&] { decaps(s, sk, short_ct); }), Errc::bad_length);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllMlKem, Api, ::testing::Values(Scheme::MlKem512, Scheme::MlKem768, Scheme::MlKem1024),

@@ -190,6 +190,64 @@ void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, co
   for (int i = 0; i < 100; ++i) vs[i] = 0;
 }
 
+/// One lane of hash_lanes_x4: the message as up to two pieces (p0 || p1), its domain separator and
+/// where its out_len output bytes go (out_len <= rate).
+struct LaneJob {
+  const std::uint8_t* p0;
+  std::size_t len0;
+  const std::uint8_t* p1;
+  std::size_t len1;
+  std::uint8_t ds;
+  std::uint8_t* out;
+};
+
+/// Byte `i` of lane job j's message.
+inline std::uint8_t job_byte(const LaneJob& j, std::size_t i) { return i < j.len0 ? j.p0[i] : j.p1[i - j.len0]; }
+
+/// Up to four one-block-output sponges of the same rate on inputs of different lengths: lane j
+/// absorbs len0 + len1 bytes (blocks = floor(len / rate) + 1 with the padding), and its output
+/// is copied right after its own last permutation; later permutations of that lane are unused.
+/// All lengths are public.
+void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t out_len) {
+  alignas(32) std::uint64_t s[100];
+  memset(s, 0, sizeof s);
+  std::size_t blocks[4] = {};
+  std::size_t total = 0;
+  for (int j = 0; j < lanes; ++j) {
+    blocks[j] = (jobs[j].len0 + jobs[j].len1) / rate + 1;
+    total = blocks[j] > total ? blocks[j] : total;
+  }
+  alignas(8) std::uint8_t block[200];
+  for (std::size_t b = 0; b < total; ++b) {
+    for (int j = 0; j < lanes; ++j) {
+      if (b >= blocks[j]) continue;
+      const std::size_t len = jobs[j].len0 + jobs[j].len1, off = b * rate;
+      const std::size_t n = len - off < rate ? len - off : rate;  // the message bytes of this block
+      if (off + rate <= jobs[j].len0) {
+        for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(jobs[j].p0 + off + 8 * i);
+        continue;
+      }
+      memset(block, 0, rate);
+      for (std::size_t i = 0; i < n; ++i) block[i] = job_byte(jobs[j], off + i);
+      if (b + 1 == blocks[j]) {  // the last block: pad10*1 with the domain bits
+        block[n] ^= jobs[j].ds;
+        block[rate - 1] ^= 0x80;
+      }
+      for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(block + 8 * i);
+    }
+    keccak_f1600_x4(s);
+    for (int j = 0; j < lanes; ++j)
+      if (b + 1 == blocks[j])
+        for (std::size_t w = 0; w < out_len; w += 8) {
+          const std::size_t n = out_len - w < 8 ? out_len - w : 8;
+          memcpy(jobs[j].out + w, s + 4 * (w / 8) + j, n);
+        }
+  }
+  memset(block, 0, sizeof block);
+  memset(s, 0, sizeof s);
+  __asm__ volatile("" : : "r"(s), "r"(block) : "memory");
+}
+
 }  // namespace
 
 void keccak_f1600_x1(std::uint64_t s[25]) noexcept {
@@ -226,6 +284,13 @@ void shake128_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint
 void shake256_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
                  std::size_t inlen) noexcept {
   xof_x4(kRate256, out, outlen, in, inlen);
+}
+
+void sha3_256_shake256_x2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
+                          const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
+                          std::size_t b1len) noexcept {
+  const LaneJob jobs[2] = {{a, alen, nullptr, 0, 0x06, h_out}, {b0, b0len, b1, b1len, 0x1F, j_out}};
+  hash_lanes_x4(kRate256, jobs, 2, 32);
 }
 
 void shake128x4_absorb(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept {

@@ -34,6 +34,13 @@ void shake128_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint
 void shake256_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
                  std::size_t inlen) noexcept;
 
+/// SHA3-256(a) and SHAKE256(b0 || b1, 32) at once, as two lanes of the 4-way permutation (ML-KEM
+/// decapsulation's H(ek) check and J(z || c)). The two inputs may differ in length; each lane's
+/// output is taken right after its own last block.
+void sha3_256_shake256_x2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
+                          const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
+                          std::size_t b1len) noexcept;
+
 /// Four SHAKE128 instances read block by block (168 bytes), as SampleNTT needs.
 struct Shake128x4 {
   alignas(32) std::uint64_t s[100];

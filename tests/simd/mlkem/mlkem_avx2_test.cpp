@@ -498,6 +498,24 @@ TEST_F(Avx2Kernel, Keccak4xMatchesOpenSslOnEveryLength) {
   }
 }
 
+// H(ek) and J(z || c) as two lanes: every length of the first input up to five blocks, with a
+// second input of another length (split into two pieces at a random point) or the same length.
+TEST_F(Avx2Kernel, ShaAndShakeTwoLanesMatchTheSponge) {
+  constexpr std::size_t kMax = 5 * 136 + 3;
+  for (std::size_t alen = 0; alen <= kMax; ++alen) {
+    for (const std::size_t blen : {(alen * 7 + 11) % (kMax + 1), alen}) {
+      const std::vector<std::uint8_t> a = random_bytes(alen + 1), b = random_bytes(blen + 1);
+      const std::size_t split = static_cast<std::size_t>(rng() % (blen + 1));
+      std::array<std::uint8_t, 32> h{}, j{}, hw{}, jw{};
+      av::sha3_256_shake256_x2(h.data(), a.data(), alen, j.data(), b.data(), split, b.data() + split, blen - split);
+      hash::sha3_256(hw, {ByteView(a.data(), alen)});
+      hash::shake256(jw, {ByteView(b.data(), blen)});
+      ASSERT_EQ(h, hw) << "SHA3-256 lane, lengths " << alen << ", " << blen;
+      ASSERT_EQ(j, jw) << "SHAKE256 lane, lengths " << alen << ", " << blen << " split " << split;
+    }
+  }
+}
+
 TEST_F(Avx2Kernel, Keccak1xMatchesOpenSslOnEveryLength) {
   for (std::size_t len = 0; len <= 5 * 168 + 3; ++len) {
     const std::vector<std::uint8_t> in = random_bytes(len + 1);
