@@ -8,10 +8,23 @@
 
 namespace pqkem::ntru {
 
+namespace {
+constexpr bool byte_div3_is_exact() {
+  for (std::uint32_t x = 0; x < 256; ++x)
+    if (((x * 171) >> 9) != x / 3) return false;
+  return true;
+}
+static_assert(byte_div3_is_exact());
+}  // namespace
+
 template <class P>
 void sample_iid(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_bytes> u) noexcept {
-  // Pr[0] = 86/256, Pr[1] = Pr[2] = 85/256.
-  for (std::size_t i = 0; i + 1 < P::n; ++i) r.c[i] = static_cast<std::uint16_t>(mod3(u[i]));
+  // Pr[0] = 86/256, Pr[1] = Pr[2] = 85/256. For a byte x, floor(x / 3) = (x * 171) >> 9 (checked
+  // below for all 256 values): a 16-bit product, so the loop vectorizes.
+  for (std::size_t i = 0; i + 1 < P::n; ++i) {
+    const std::uint16_t x = u[i];
+    r.c[i] = static_cast<std::uint16_t>(x - 3 * static_cast<std::uint16_t>(static_cast<std::uint16_t>(x * 171) >> 9));
+  }
   r.c[P::n - 1] = 0;
 }
 
@@ -19,17 +32,20 @@ template <class P>
 void sample_iid_plus(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_bytes> u) noexcept {
   sample_iid<P>(r, u);
   // Centered values v_i in {-1, 0, 1} (as int32); s = sum v_i v_{i+1}, |s| < n.
-  std::array<std::int32_t, P::n> v{};
+  // (16-bit lanes: the products and their sum stay within |s| < n < 2^15, so the loops vectorize.)
+  std::array<std::int16_t, P::n> v{};
   for (std::size_t i = 0; i < P::n; ++i) {
-    const std::int32_t c = r.c[i];
-    v[i] = c - 3 * (c >> 1);  // 0 -> 0, 1 -> 1, 2 -> -1
+    const std::int16_t c = static_cast<std::int16_t>(r.c[i]);
+    v[i] = static_cast<std::int16_t>(c - 3 * (c >> 1));  // 0 -> 0, 1 -> 1, 2 -> -1
   }
-  std::int32_t s = 0;
-  for (std::size_t i = 0; i + 1 < P::n; ++i) s += v[i] * v[i + 1];
+  std::int16_t s16 = 0;
+  for (std::size_t i = 0; i + 1 < P::n; ++i) s16 = static_cast<std::int16_t>(s16 + v[i] * v[i + 1]);
+  const std::int32_t s = s16;
   // neg = all ones iff s < 0; negate v_i for even i then (v -> (v ^ neg) - neg).
   const std::int32_t neg = ct::value_barrier(static_cast<std::int32_t>(static_cast<std::uint32_t>(s) >> 31)) * -1;
-  for (std::size_t i = 0; i < P::n; i += 2) v[i] = (v[i] ^ neg) - neg;
-  for (std::size_t i = 0; i < P::n; ++i) r.c[i] = static_cast<std::uint16_t>(v[i] + (3 & (v[i] >> 31)));  // -1 -> 2
+  const auto neg16 = static_cast<std::int16_t>(neg);
+  for (std::size_t i = 0; i < P::n; i += 2) v[i] = static_cast<std::int16_t>((v[i] ^ neg16) - neg16);
+  for (std::size_t i = 0; i < P::n; ++i) r.c[i] = static_cast<std::uint16_t>(v[i] + (3 & (v[i] >> 15)));  // -1 -> 2
   secure_wipe(v.data(), sizeof v);
 }
 
