@@ -201,8 +201,12 @@ struct LaneJob {
   std::uint8_t* out;
 };
 
-/// Byte `i` of lane job j's message.
-inline std::uint8_t job_byte(const LaneJob& j, std::size_t i) { return i < j.len0 ? j.p0[i] : j.p1[i - j.len0]; }
+/// Copies bytes [off, off + n) of the job's message p0 || p1 to dst (a piece of each part).
+inline void copy_message(std::uint8_t* dst, const LaneJob& j, std::size_t off, std::size_t n) {
+  const std::size_t from0 = off < j.len0 ? (j.len0 - off < n ? j.len0 - off : n) : 0;
+  if (from0 > 0) memcpy(dst, j.p0 + off, from0);
+  if (n > from0) memcpy(dst + from0, j.p1 + (off + from0 - j.len0), n - from0);
+}
 
 /// Up to four one-block-output sponges of the same rate on inputs of different lengths: lane j
 /// absorbs len0 + len1 bytes (blocks = floor(len / rate) + 1 with the padding), and its output
@@ -223,12 +227,8 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
       if (b >= blocks[j]) continue;
       const std::size_t len = jobs[j].len0 + jobs[j].len1, off = b * rate;
       const std::size_t n = len - off < rate ? len - off : rate;  // the message bytes of this block
-      if (off + rate <= jobs[j].len0) {
-        for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(jobs[j].p0 + off + 8 * i);
-        continue;
-      }
       memset(block, 0, rate);
-      for (std::size_t i = 0; i < n; ++i) block[i] = job_byte(jobs[j], off + i);
+      copy_message(block, jobs[j], off, n);
       if (b + 1 == blocks[j]) {  // the last block: pad10*1 with the domain bits
         block[n] ^= jobs[j].ds;
         block[rate - 1] ^= 0x80;

@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "simd/avx2/ntru_avx2.h"
+#include "simd/avx2/ntru_divsteps_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
@@ -44,10 +45,7 @@ constexpr int kJump = kSub * kSubs;
 constexpr int kVPos = 21, kFPos = 42;
 constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << 21) - 1;
 
-inline void wipe_bytes(void* p, std::size_t len) noexcept {
-  std::memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
+using divsteps::wipe;
 
 /// Block transition: m1 = (U, Q), m2 = (V, R) (low, high qword) for (f, g), and
 /// n1 = (U, x Q), n2 = (V / x, R) for (v, w).
@@ -214,7 +212,7 @@ inline void block(__m128i (&fg)[L], __m128i (&vw)[L], Delta& d, int k) noexcept 
   const int nvw_in = std::min(L, k / 64 + 1), nvw_out = std::min(L, (k + S) / 64 + 1);
   apply_fg<L>(fg, m, nfg, S);
   apply_vw<L>(vw, m, nvw_in, nvw_out);
-  wipe_bytes(&m, sizeof m);
+  wipe(&m, sizeof m);
 }
 
 /// Bit i of x moved to bit 63 - i.
@@ -287,8 +285,8 @@ void r2_inv(std::uint16_t* r, const std::uint16_t* a) noexcept {
     _mm256_store_si256(reinterpret_cast<__m256i*>(buf + 16 * q), _mm256_and_si256(_mm256_cmpeq_epi16(x, lane_bit), one));
   }
   std::memcpy(r, buf, sizeof(std::uint16_t) * N);
-  wipe_bytes(buf, sizeof buf), wipe_bytes(bits, sizeof bits), wipe_bytes(g, sizeof g);
-  wipe_bytes(fg, sizeof fg), wipe_bytes(vw, sizeof vw), wipe_bytes(&d, sizeof d);
+  wipe(buf, sizeof buf), wipe(bits, sizeof bits), wipe(g, sizeof g);
+  wipe(fg, sizeof fg), wipe(vw, sizeof vw), wipe(&d, sizeof d);
 }
 
 }  // namespace
