@@ -20,11 +20,17 @@ const Kernels<P>& kernels_ref() noexcept {
       simd::Impl::portable,  poly_mul_cyclic<P>, poly_rq_mul_ref<P>, poly_sq_mul_ref<P>, poly_s3_mul_ref<P>,
       poly_mul_x_minus_1_ref<P>, poly_r2_inv_ref<P>, poly_rq_inv_ref<P>, poly_s3_inv_ref<P>, sort_int32_ref,
       sample_fixed_type_ref<P>,
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_rq_mul_ref<P>(r, a, b); },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_sq_mul_ref<P>(r, a, b); },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_s3_mul_ref<P>(r, a, b); },
+      [](void*) noexcept {},
   };
   return table;
 }
 
 #if PQKEM_HAVE_AVX2
+static_assert(kProductScratchBytes >= simd::avx2::kNtruProductScratchBytes);
+
 namespace {
 
 template <class P>
@@ -52,6 +58,16 @@ constexpr Kernels<P> make_avx2_table() noexcept {
         if constexpr (P::n - 1 <= v::kNtruSortMaxLen) v::ntru_sample_fixed_type(r.c.data(), u, P::n, P::weight);
         else sample_fixed_type_ref<P>(r, u);
       },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
+        v::ntru_poly_rq_mul_in(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq, scratch);
+      },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
+        v::ntru_poly_sq_mul_in(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq, scratch);
+      },
+      [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
+        v::ntru_poly_s3_mul_in(r.c.data(), a.c.data(), b.c.data(), P::n, scratch);
+      },
+      [](void* scratch) noexcept { v::ntru_wipe_product_scratch(scratch, P::n); },
   };
 }
 

@@ -6,6 +6,7 @@
 // (lib/simd/avx2/ntru_avx2.h) return bit for bit the same results, and tests/simd/ntru checks it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -28,6 +29,36 @@ struct Kernels {
   void (*sort_int32)(std::span<std::int32_t> x) noexcept;
   /// Sample_fixed_type (sample.hpp) from P::sample_ft_bytes bytes at u; HPS only.
   void (*sample_fixed_type)(Poly<P>& r, const std::uint8_t* u) noexcept;
+  /// poly_rq_mul, poly_sq_mul and poly_s3_mul with their temporaries in `scratch`
+  /// (kProductScratchBytes, 32-byte aligned), left there for wipe_product_scratch: an operation
+  /// running several products wipes once. Use them through ProductScratch. (The portable
+  /// products keep their few temporaries to themselves and ignore scratch.)
+  void (*poly_rq_mul_in)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept;
+  void (*poly_sq_mul_in)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept;
+  void (*poly_s3_mul_in)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept;
+  void (*wipe_product_scratch)(void* scratch) noexcept;
+};
+
+/// Bytes of product scratch (kernels.cpp checks that the AVX2 products fit).
+inline constexpr std::size_t kProductScratchBytes = 32768;
+
+/// Scratch shared by the products of one operation, wiped once when it goes out of scope
+/// (the AVX2 products otherwise wipe their 15-31 KB workspace after every product).
+template <class P>
+class ProductScratch {
+public:
+  explicit ProductScratch(const Kernels<P>& k) noexcept : m_k(k) {}
+  ~ProductScratch() { m_k.wipe_product_scratch(m_buf); }
+  ProductScratch(const ProductScratch&) = delete;
+  ProductScratch& operator=(const ProductScratch&) = delete;
+
+  void rq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { m_k.poly_rq_mul_in(r, a, b, m_buf); }
+  void sq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { m_k.poly_sq_mul_in(r, a, b, m_buf); }
+  void s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { m_k.poly_s3_mul_in(r, a, b, m_buf); }
+
+private:
+  const Kernels<P>& m_k;
+  alignas(32) unsigned char m_buf[kProductScratchBytes];
 };
 
 /// The portable kernels (the `_ref` twins).

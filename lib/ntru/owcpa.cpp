@@ -53,13 +53,15 @@ void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_byte
   k.poly_rq_mul(gf, g, f);
   k.poly_rq_inv(invgf, gf);  // (g f)^-1 mod (q, Phi_n)
 
-  k.poly_rq_mul(tmp, invgf, f);
-  k.poly_sq_mul(invh, tmp, f);  // h^-1 = f^2 / (g f) = f / g mod (q, Phi_n)
+  ProductScratch<P> mul(k);  // the last four products share one workspace (created after the
+                             // inversion, which has its own, so that the two do not add up)
+  mul.rq_mul(tmp, invgf, f);
+  mul.sq_mul(invh, tmp, f);  // h^-1 = f^2 / (g f) = f / g mod (q, Phi_n)
   poly_sq_tobytes<P>(sk.template subspan<2 * t, P::pack_q_bytes>(), invh);
 
   // h = g^2 / (g f) = g / f mod (q, Phi_n); g(1) = 0 makes h(1) = 0, so h is determined in Rq.
-  k.poly_rq_mul(tmp, invgf, g);
-  k.poly_rq_mul(h, tmp, g);
+  mul.rq_mul(tmp, invgf, g);
+  mul.rq_mul(h, tmp, g);
   poly_rq_sum_zero_tobytes<P>(pk, h);
 }
 
@@ -86,10 +88,11 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
 
   // c f = 3 r g' + Lift(m) f mod (q, Phi_n) with small coefficients (g' = g or (x - 1) g): when
   // decryption succeeds its centered form reduced mod 3 is m f, and m = (m f) f^-1 in S3.
-  k.poly_rq_mul(cf, c, f);
+  ProductScratch<P> mul(k);  // the three products share one workspace
+  mul.rq_mul(cf, c, f);
   poly_rq_to_s3(mf, cf);
   poly_s3_frombytes<P>(finv3, sk.template subspan<t, t>());
-  k.poly_s3_mul(m, mf, finv3);
+  mul.s3_mul(m, mf, finv3);
   poly_s3_tobytes<P>(rm.template subspan<t, t>(), m);
 
   std::uint32_t fail = 1u & ~q_encoding_is_canonical<P>(ciphertext);
@@ -99,7 +102,7 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   poly_lift(k, liftm, m);
   for (std::size_t i = 0; i < P::n; ++i) b.c[i] = static_cast<std::uint16_t>((c.c[i] - liftm.c[i]) & (P::q - 1));
   poly_sq_frombytes<P>(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
-  k.poly_sq_mul(r, b, invh);
+  mul.sq_mul(r, b, invh);
   fail |= check_r_fails(r);
 
   poly_trinary_zq_to_z3(r, r);

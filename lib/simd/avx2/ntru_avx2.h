@@ -43,6 +43,21 @@ void ntru_poly_sq_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint1
 /// In: Z3. Out: S3 (twin: poly_s3_mul_ref).
 void ntru_poly_s3_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept;
 
+/// Bytes of scratch for the products below, enough for every n (checked at compile time).
+inline constexpr std::size_t kNtruProductScratchBytes = 32768;
+/// ntru_poly_rq_mul, ntru_poly_sq_mul and ntru_poly_s3_mul with their Toom-4 workspace in
+/// `scratch` (kNtruProductScratchBytes, 32-byte aligned) instead of on the stack, left holding
+/// secret data: an operation that runs several products wipes the workspace once, with
+/// ntru_wipe_product_scratch, instead of once per product. Scratch contents on entry do not
+/// matter.
+void ntru_poly_rq_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
+                         void* scratch) noexcept;
+void ntru_poly_sq_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
+                         void* scratch) noexcept;
+void ntru_poly_s3_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+                         void* scratch) noexcept;
+/// Zeroes every byte the products above can have written to scratch for this n.
+void ntru_wipe_product_scratch(void* scratch, int n) noexcept;
 /// r = (x - 1) a in Rq. In: mod 2^16. Out: Rq (twin: poly_mul_x_minus_1_ref).
 void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
 

@@ -619,6 +619,30 @@ void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t*
   }
 }
 
+static_assert(sizeof(Toom4<509>::Workspace) <= kNtruProductScratchBytes &&
+              sizeof(Toom4<677>::Workspace) <= kNtruProductScratchBytes &&
+              sizeof(Toom4<701>::Workspace) <= kNtruProductScratchBytes &&
+              sizeof(Toom4<821>::Workspace) <= kNtruProductScratchBytes);
+
+/// The workspace of Toom4<n> in caller scratch (an array of 16-bit words, implicitly created
+/// in the caller's byte buffer).
+template <int n>
+typename Toom4<n>::Workspace& workspace_in(void* scratch) noexcept {
+  return *static_cast<typename Toom4<n>::Workspace*>(scratch);
+}
+
+/// As toom4_cyclic, with the workspace in caller scratch (not wiped).
+template <Finish fin>
+void toom4_cyclic_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, std::uint16_t mask16,
+                     void* scratch) noexcept {
+  switch (n) {
+    case 509: Toom4<509>::cyclic<fin>(r, a, b, mask16, workspace_in<509>(scratch)); return;
+    case 677: Toom4<677>::cyclic<fin>(r, a, b, mask16, workspace_in<677>(scratch)); return;
+    case 701: Toom4<701>::cyclic<fin>(r, a, b, mask16, workspace_in<701>(scratch)); return;
+    default: Toom4<821>::cyclic<fin>(r, a, b, mask16, workspace_in<821>(scratch)); return;
+  }
+}
+
 }  // namespace
 
 void ntru_poly_mul_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
@@ -645,6 +669,30 @@ void ntru_poly_s3_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint1
   // The exact product coefficients are <= 4n < 2^13, so the product mod 2^13 (masked to 13
   // bits) is exact; plus 2 s_{n-1} it stays below 2^16: mod3_16 applies.
   toom4_cyclic<Finish::kS3>(r, a, b, n, 0x1FFF);
+}
+
+void ntru_poly_rq_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
+                         void* scratch) noexcept {
+  toom4_cyclic_in<Finish::kRq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1), scratch);
+}
+
+void ntru_poly_sq_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
+                         void* scratch) noexcept {
+  toom4_cyclic_in<Finish::kSq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1), scratch);
+}
+
+void ntru_poly_s3_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+                         void* scratch) noexcept {
+  toom4_cyclic_in<Finish::kS3>(r, a, b, n, 0x1FFF, scratch);  // as ntru_poly_s3_mul
+}
+
+void ntru_wipe_product_scratch(void* scratch, int n) noexcept {
+  switch (n) {
+    case 509: workspace_in<509>(scratch).wipe(); return;
+    case 677: workspace_in<677>(scratch).wipe(); return;
+    case 701: workspace_in<701>(scratch).wipe(); return;
+    default: workspace_in<821>(scratch).wipe(); return;
+  }
 }
 
 void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {

@@ -153,6 +153,55 @@ TYPED_TEST(NtruAvx2Kernel, Multiplications) {
   }
 }
 
+/// The products through ProductScratch: one scratch carries the data of every earlier product
+/// (of all three kinds) into the next, and the results must not depend on it; the wipe at the
+/// end must zero it.
+TYPED_TEST(NtruAvx2Kernel, MultiplicationsSharingScratch) {
+  using P = TypeParam;
+  const auto& ref = this->ref();
+  std::mt19937_64 rng(8020 + P::n);
+  const auto ops = this->operands(rng);
+  const auto z3 = this->z3_operands(rng);
+  std::size_t idx = 0;
+  {
+    ProductScratch<P> mul(this->avx2());
+    for (std::size_t i = 0; i < ops.size(); ++i, ++idx) {
+      const Poly<P>& a = ops[i];
+      const Poly<P>& b = ops[(i * 5 + 1) % ops.size()];
+      Poly<P> want, got = a;
+      ref.poly_rq_mul(want, a, b), mul.rq_mul(got, got, b);  // r = a
+      EXPECT_POLY_EQ(got, want, "rq_mul");
+      ref.poly_sq_mul(want, a, b), mul.sq_mul(got, a, b);
+      EXPECT_POLY_EQ(got, want, "sq_mul");
+      const Poly<P>& x = z3[i % z3.size()];
+      const Poly<P>& y = z3[(i * 3 + 2) % z3.size()];
+      got = y;
+      ref.poly_s3_mul(want, x, y), mul.s3_mul(got, x, got);  // r = b
+      EXPECT_POLY_EQ(got, want, "s3_mul");
+    }
+  }
+  // wipe_product_scratch zeroes every byte a product wrote: fill the scratch with a marker, run
+  // the three products, and after the wipe, every byte they changed must be zero.
+  const Kernels<P>& k = this->avx2();
+  alignas(32) static unsigned char scratch[kProductScratchBytes];
+  std::fill(std::begin(scratch), std::end(scratch), 0xA5);
+  Poly<P> r;
+  k.poly_rq_mul_in(r, ops[1], ops[2], scratch);
+  k.poly_sq_mul_in(r, ops[3], ops[4], scratch);
+  k.poly_s3_mul_in(r, z3[1], z3[2], scratch);
+  const std::vector<unsigned char> used(std::begin(scratch), std::end(scratch));
+  k.wipe_product_scratch(scratch);
+  std::size_t written = 0, left = 0;
+  for (std::size_t i = 0; i < kProductScratchBytes; ++i) {
+    if (used[i] == 0xA5) continue;
+    ++written;
+    left += scratch[i] != 0;
+  }
+  EXPECT_EQ(left, 0u) << "bytes the products wrote survive the wipe";
+  if (k.impl == simd::Impl::avx2) EXPECT_GT(written, kProductScratchBytes / 4);  // the workspace is in scratch
+  else EXPECT_EQ(written, 0u);                                                  // portable: scratch unused
+}
+
 /// The internal Toom-4 product (behind the Rq, Sq, S3 products and the Rq inversion) is the
 /// cyclic product mod 2^13: compare it with poly_mul_cyclic in the low 13 bits, on the operands
 /// above plus all-0xFFFF, all-(q-1), a single 1 at each end, and products of random pairs.
