@@ -29,8 +29,6 @@ const Kernels<P>& kernels_ref() noexcept {
 }
 
 #if PQKEM_HAVE_AVX2
-static_assert(kProductScratchBytes >= simd::avx2::kNtruProductScratchBytes);
-
 namespace {
 
 template <class P>

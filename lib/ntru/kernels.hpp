@@ -11,6 +11,7 @@
 #include <span>
 
 #include "ntru/poly.hpp"
+#include "simd/avx2/ntru_avx2.h"  // declarations and constants only
 #include "simd/dispatch.hpp"
 
 namespace pqkem::ntru {
@@ -39,8 +40,8 @@ struct Kernels {
   void (*wipe_product_scratch)(void* scratch) noexcept;
 };
 
-/// Bytes of product scratch (kernels.cpp checks that the AVX2 products fit).
-inline constexpr std::size_t kProductScratchBytes = 32768;
+/// Bytes of product scratch: what the AVX2 products need (the portable ones need none).
+inline constexpr std::size_t kProductScratchBytes = simd::avx2::kNtruProductScratchBytes;
 
 /// Scratch shared by the products of one operation, wiped once when it goes out of scope
 /// (the AVX2 products otherwise wipe their 15-31 KB workspace after every product).

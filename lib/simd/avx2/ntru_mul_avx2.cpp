@@ -346,8 +346,9 @@ struct Toom4 {
   static constexpr int kWorkWords = 16 * kTVectors;
   static_assert(7 * 2 * S + 4 * L <= kWorkWords && 2 * N <= kBatches * kRegion);
 
-  /// Everything a product writes besides its output. The public products wipe it after each
-  /// product; the Rq inversion shares one across its products and wipes it once at the end.
+  /// Everything a product writes besides its output, in caller scratch: a standalone product
+  /// wipes it before returning, an operation's ProductScratch and the Rq inversion once after
+  /// their last product.
   struct Workspace {
     /// 16 words in front of the leaves: karatsuba_combine_fresh reads (and masks off) up to 8
     /// words before the first leaf product when L is not a multiple of 16.
@@ -599,25 +600,7 @@ struct Toom4 {
     if (n % 16) finish(n - 16);
   }
 
-  /// The product with a workspace of its own, wiped before returning.
-  template <Finish fin>
-  static void cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t mask16) noexcept {
-    Workspace ws;
-    cyclic<fin>(r, a, b, mask16, ws);
-    ws.wipe();
-  }
 };
-
-/// The Toom-4 product finished as `fin` says, for a public n.
-template <Finish fin>
-void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, std::uint16_t mask16) noexcept {
-  switch (n) {
-    case 509: Toom4<509>::cyclic<fin>(r, a, b, mask16); return;
-    case 677: Toom4<677>::cyclic<fin>(r, a, b, mask16); return;
-    case 701: Toom4<701>::cyclic<fin>(r, a, b, mask16); return;
-    default: Toom4<821>::cyclic<fin>(r, a, b, mask16); return;
-  }
-}
 
 static_assert(sizeof(Toom4<509>::Workspace) <= kNtruProductScratchBytes &&
               sizeof(Toom4<677>::Workspace) <= kNtruProductScratchBytes &&
@@ -631,7 +614,8 @@ typename Toom4<n>::Workspace& workspace_in(void* scratch) noexcept {
   return *static_cast<typename Toom4<n>::Workspace*>(scratch);
 }
 
-/// As toom4_cyclic, with the workspace in caller scratch (not wiped).
+/// The Toom-4 product finished as `fin` says, for a public n, with the workspace in caller
+/// scratch (left holding secret data).
 template <Finish fin>
 void toom4_cyclic_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, std::uint16_t mask16,
                      void* scratch) noexcept {
@@ -641,6 +625,14 @@ void toom4_cyclic_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16
     case 701: Toom4<701>::cyclic<fin>(r, a, b, mask16, workspace_in<701>(scratch)); return;
     default: Toom4<821>::cyclic<fin>(r, a, b, mask16, workspace_in<821>(scratch)); return;
   }
+}
+
+/// As toom4_cyclic_in, with scratch of its own, wiped before returning.
+template <Finish fin>
+void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, std::uint16_t mask16) noexcept {
+  alignas(32) unsigned char scratch[kNtruProductScratchBytes];
+  toom4_cyclic_in<fin>(r, a, b, n, mask16, scratch);
+  ntru_wipe_product_scratch(scratch, n);
 }
 
 }  // namespace
