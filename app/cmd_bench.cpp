@@ -139,7 +139,7 @@ std::map<std::string, double> read_baseline(const std::string& path) {
 
 std::string group_digits(std::uint64_t v) {
   std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), 1, ',');
   return s;
 }
 
@@ -267,40 +267,6 @@ std::vector<Result> bench_ntt_plans(std::size_t iterations, double rate, const P
 }
 
 }  // namespace
-
-CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
-  auto* cmd = app.add_subcommand("bench", "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks");
-  cmd->add_option("-a,--algorithm", opts.algorithms, "Algorithms to measure (repeatable; default: all)")
-      ->option_text("ALG ...");
-  cmd->add_option("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, or all")
-      ->capture_default_str()
-      ->option_text("auto|portable|avx2|all");
-  cmd->add_option("--iterations", opts.iterations,
-                  "Timed calls per measurement (default: as many as fit in about 0.25 s, 11 to 2000)")
-      ->option_text("N")
-      ->check(CLI::Range(1, 10000000));
-  cmd->add_flag("--json", opts.json, "Print github-action-benchmark 'customSmallerIsBetter' JSON instead of a table");
-  cmd->add_flag("--kernels", opts.kernels, "Measure the kernels behind each algorithm instead of whole operations");
-  cmd->add_flag("--ntt-plans", opts.ntt_plans,
-                "Measure every ML-KEM NTT merge plan (forward and inverse, portable path), best first");
-  cmd->add_option("--baseline", opts.baseline, "Compare with an earlier --json output; flag >5% regressions")
-      ->option_text("FILE");
-  cmd->add_option("--ntt-plan", opts.ntt_plan,
-                  "ML-KEM NTT merge plan of the portable path for the operations and kernels (default: "
-                  "$PQKEM_NTT_PLAN, else the built-in default)")
-      ->option_text("PLAN");
-  cmd->add_flag("--fail-on-regression", opts.fail_on_regression,
-                "With --baseline: exit 1 if any measurement is more than 5% slower");
-  cmd->footer(
-      "Times are medians (and 10th percentiles) of rdtsc ticks per call after a warm-up. rdtsc ticks\n"
-      "count at the TSC's fixed reference rate, not core clock cycles; the rate is measured and\n"
-      "printed. Only ratios measured in one run on one machine are comparable.\n\n"
-      "Examples:\n"
-      "  pqkem bench -a ML-KEM-768\n"
-      "  pqkem bench --kernels --impl all\n"
-      "  pqkem bench --json > base.json; pqkem bench --baseline base.json\n");
-  return cmd;
-}
 
 void run_bench(const BenchOptions& opts) {
   apply_engine_options({"", opts.ntt_plan});

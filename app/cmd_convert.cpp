@@ -5,27 +5,6 @@
 
 namespace pqkem::cli {
 
-CLI::App* add_convert(CLI::App& app, ConvertOptions& opts) {
-  auto* cmd = app.add_subcommand("convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
-  add_algorithm_option(*cmd, opts.algorithm,
-                       "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
-  add_path_option(*cmd, "--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)");
-  add_path_option(*cmd, "--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)");
-  add_format_option(*cmd, opts.format, FormatUse::keys)->required()->option_text("bin|hex|pem|der REQUIRED");
-  add_sk_form_option(*cmd, opts.sk_form);
-  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
-  add_engine_options(*cmd, opts.engine);
-  cmd->footer(
-      "Whether the input is a public or a secret key comes from its PEM label, its DER structure\n"
-      "or its length. Secret keys are checked in full first. A secret key keeps its seed when it\n"
-      "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n\n"
-      "Examples:\n"
-      "  pqkem convert --in alice.sk --out alice.pem --format pem\n"
-      "  pqkem convert --in alice.pem --out alice.der --format der --sk-form both\n"
-      "  pqkem convert --in bob.pub.pem --out - --format hex\n");
-  return cmd;
-}
-
 void run_convert(const ConvertOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);

@@ -3,30 +3,6 @@
 
 namespace pqkem::cli {
 
-CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
-  auto* cmd =
-      app.add_subcommand("decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
-  add_algorithm_option(*cmd, opts.algorithm,
-                       "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
-                       "length), required for a raw seed. If given, the inputs must fit it");
-  add_path_option(*cmd, "--sk", opts.sk_path, "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed as hex or raw (- for stdin)");
-  add_path_option(*cmd, "--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)");
-  add_path_option(*cmd, "--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
-  add_format_option(*cmd, opts.format, FormatUse::data);
-  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
-  cmd->add_flag("--json", opts.json,
-                "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
-                "public key and the ciphertext; never the secret); --ss may then not be - (stdout)");
-  add_engine_options(*cmd, opts.engine);
-  cmd->footer(
-      "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
-      "ciphertext is not an error: implicit rejection yields an unrelated shared secret.\n\n"
-      "Examples:\n"
-      "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
-      "  pqkem decaps -a ML-KEM-768 --sk seed.hex --ct msg.ct --ss - --format hex\n");
-  return cmd;
-}
-
 void run_decaps(const DecapsOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);

@@ -5,29 +5,6 @@
 
 namespace pqkem::cli {
 
-CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
-  auto* cmd = app.add_subcommand("encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
-  add_algorithm_option(*cmd, opts.algorithm,
-                       "Algorithm; optional, inferred from the public key's length. If given, the key must fit it");
-  add_path_option(*cmd, "--pk", opts.pk_path, "Public key to read: PEM, DER, hex or raw (- for stdin)");
-  add_path_option(*cmd, "--ct", opts.ct_path, "Where to write the ciphertext (- for stdout)");
-  add_path_option(*cmd, "--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
-  add_format_option(*cmd, opts.format, FormatUse::data);
-  add_coins_option(*cmd, opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
-  cmd->add_flag("--force", opts.force, "Replace output files that already exist");
-  cmd->add_flag("--json", opts.json,
-                "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
-                "public key and the ciphertext; never the secret); no output may then be - (stdout)");
-  add_engine_options(*cmd, opts.engine);
-  cmd->footer(
-      "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
-      "the shared secret are both written, or neither.\n\n"
-      "Examples:\n"
-      "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
-      "  cat alice.pk | pqkem encaps --pk - --ct msg.ct --ss - --format hex\n");
-  return cmd;
-}
-
 void run_encaps(const EncapsOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);

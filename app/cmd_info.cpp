@@ -103,25 +103,6 @@ void add_fingerprint(Report& r, ByteView pk, const std::string& text_key) {
 
 }  // namespace
 
-CLI::App* add_info(CLI::App& app, InfoOptions& opts) {
-  auto* cmd = app.add_subcommand("info", "Describe a key, seed or ciphertext file (never prints secret material)");
-  add_path_option(*cmd, "path", opts.path, "File to describe (- for stdin)");
-  add_algorithm_option(*cmd, opts.algorithm,
-                       "Algorithm; names the parameter set of a raw 64-byte seed, and restricts raw inputs to it");
-  cmd->add_flag("--json", opts.json, "Print one JSON object instead of text");
-  cmd->footer(
-      "Shows the algorithm, the kind (public key, secret key, seed, ciphertext), the file format\n"
-      "(bin, hex, pem, der), the private key form, the sizes and the SHA-256 of the public key's\n"
-      "raw bytes (the same for every encoding of one key). Keys are checked as when they are used\n"
-      "(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.\n"
-      "A raw NTRU public key and ciphertext have the same size and cannot be told apart.\n\n"
-      "Examples:\n"
-      "  pqkem info alice.pem\n"
-      "  pqkem info --json msg.ct\n"
-      "  pqkem info -a ML-KEM-768 seed.hex\n");
-  return cmd;
-}
-
 void run_info(const InfoOptions& opts) {
   const auto algorithm = parse_algorithm(opts.algorithm);
   const std::vector<PathArg> inputs{{opts.path, "PATH"}};

@@ -6,36 +6,6 @@
 
 namespace pqkem::cli {
 
-CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
-  auto* cmd = app.add_subcommand("keygen",
-                                 "Generate a key pair: a public (encapsulation) key and a secret "
-                                 "(decapsulation) key");
-  add_algorithm_option(*cmd, opts.algorithm, "Algorithm, e.g. ML-KEM-768 (case-insensitive; see 'pqkem list')")
-      ->required()
-      ->option_text("ALG REQUIRED");
-  add_path_option(*cmd, "--pk", opts.pk_path, "Where to write the public key (- for stdout)");
-  add_path_option(*cmd, "--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)");
-  add_format_option(*cmd, opts.format, FormatUse::keys);
-  add_sk_form_option(*cmd, opts.sk_form);
-  add_coins_option(*cmd, opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");
-  cmd->add_flag("--force", opts.force, "Replace output files that already exist");
-  cmd->add_flag("--json", opts.json,
-                "Print one JSON object describing what was written (algorithm, files, sizes, public key "
-                "SHA-256; never secrets); no output may then be - (stdout)");
-  add_engine_options(*cmd, opts.engine);
-  cmd->footer(
-      "Both files are written, or neither. With --format bin or hex the secret key is the\n"
-      "standard's expanded form (ML-KEM: the FIPS 203 decapsulation key dk; --sk-form seed writes\n"
-      "the 64-byte seed d || z instead). With --format pem or der (ML-KEM only) the keys are\n"
-      "SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, as OpenSSL 3.5 writes them; the private\n"
-      "key holds the seed unless --sk-form says otherwise.\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
-      "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n");
-  return cmd;
-}
-
 void run_keygen(const KeygenOptions& opts) {
   apply_engine_options(opts.engine);
   const Scheme s = *parse_algorithm(opts.algorithm);

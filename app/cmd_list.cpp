@@ -70,14 +70,6 @@ std::string list_json() {
 
 }  // namespace
 
-CLI::App* add_list(CLI::App& app, ListOptions& opts) {
-  auto* cmd =
-      app.add_subcommand("list", "List the algorithms, their sizes, and the implementations usable on this CPU");
-  cmd->add_flag("--json", opts.json, "Print JSON instead of a table");
-  cmd->footer("Examples:\n  pqkem list\n  pqkem list --json\n");
-  return cmd;
-}
-
 void run_list(const ListOptions& opts) { write_stdout(opts.json ? list_json() : list_text()); }
 
 }  // namespace pqkem::cli

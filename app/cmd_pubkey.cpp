@@ -5,28 +5,6 @@
 
 namespace pqkem::cli {
 
-CLI::App* add_pubkey(CLI::App& app, PubkeyOptions& opts) {
-  auto* cmd = app.add_subcommand("pubkey", "Derive the public key from a secret key file");
-  add_algorithm_option(*cmd, opts.algorithm,
-                       "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
-  add_path_option(*cmd, "--sk", opts.sk_path,
-                  "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed "
-                  "as hex or raw (- for stdin)");
-  add_path_option(*cmd, "--pk", opts.pk_path, "Where to write the public key (- for stdout)");
-  add_format_option(*cmd, opts.format, FormatUse::keys);
-  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
-  add_engine_options(*cmd, opts.engine);
-  cmd->footer(
-      "The secret key is checked in full first (for PKCS#8 and expanded keys: hash, modulus and\n"
-      "pairwise consistency checks). Without --format the public key is written in the secret\n"
-      "key file's own format (pem -> pem, der -> der, hex -> hex, bin -> bin).\n\n"
-      "Examples:\n"
-      "  pqkem pubkey --sk alice.pem --pk alice.pub.pem\n"
-      "  pqkem pubkey --sk alice.sk --pk - --format hex\n"
-      "  openssl genpkey -algorithm ML-KEM-768 -out k.pem && pqkem pubkey --sk k.pem --pk k.pub.pem\n");
-  return cmd;
-}
-
 void run_pubkey(const PubkeyOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);

@@ -1,5 +1,6 @@
 // pqkem CLI: the subcommands. Each one fills a plain options struct from the command line
-// (add_*) and then runs from that struct alone (run_*), in its own cmd_*.cpp file.
+// (main.cpp, the only file that includes CLI11) and then runs from that struct alone (run_*,
+// in its own cmd_*.cpp file).
 #pragma once
 
 #include <functional>
@@ -7,8 +8,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "io.hpp"
 #include "keyfile/keyfile.hpp"
@@ -104,16 +103,6 @@ struct BenchOptions {
   std::string ntt_plan;                 ///< --ntt-plan for the operations and kernels
 };
 
-CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts);
-CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts);
-CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts);
-CLI::App* add_pubkey(CLI::App& app, PubkeyOptions& opts);
-CLI::App* add_info(CLI::App& app, InfoOptions& opts);
-CLI::App* add_convert(CLI::App& app, ConvertOptions& opts);
-CLI::App* add_list(CLI::App& app, ListOptions& opts);
-CLI::App* add_kat(CLI::App& app, KatOptions& opts);
-CLI::App* add_bench(CLI::App& app, BenchOptions& opts);
-
 void run_keygen(const KeygenOptions& opts);
 void run_encaps(const EncapsOptions& opts);
 void run_decaps(const DecapsOptions& opts);
@@ -126,32 +115,12 @@ void run_bench(const BenchOptions& opts);
 
 // --- Shared by the subcommands (common.cpp) -----------------------------------------------------
 
-/// What an output format applies to, for --format's help text.
-enum class FormatUse {
-  keys,  ///< keygen, pubkey, convert: bin, hex, pem or der
-  data,  ///< encaps, decaps: bin or hex (pem and der parse, then fail with require_data_format)
-};
-/// Adds `--format bin|hex|pem|der` (case-insensitive) to `cmd`.
-CLI::Option* add_format_option(CLI::App& cmd, Format& format, FormatUse use);
-/// The same, leaving `format` empty when the option is absent.
-CLI::Option* add_format_option(CLI::App& cmd, std::optional<Format>& format, FormatUse use);
 /// Exit 2 if `format` is pem or der: ciphertexts and shared secrets have no such form.
 void require_data_format(Format format);
-/// Adds `--sk-form seed|expanded|both`.
-void add_sk_form_option(CLI::App& cmd, std::string& sk_form);
-/// Adds `-a,--algorithm ALG`.
-CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help);
-/// Adds `--impl` and `--ntt-plan` (with_impl: false leaves --impl out, for `bench`, which has
-/// its own).
-void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl = true);
 /// Applies --impl / --ntt-plan, else validates PQKEM_IMPL / PQKEM_NTT_PLAN from the
 /// environment: unknown names are usage errors (exit 2, listing the valid ones); an
 /// implementation this CPU or build cannot run is a failure (exit 1) saying why.
 void apply_engine_options(const EngineOptions& engine);
-/// Adds a required file option (`--pk PATH`, or a positional `path`); `-` means stdin or stdout.
-CLI::Option* add_path_option(CLI::App& cmd, const std::string& name, std::string& path, const std::string& description);
-/// Adds `--coins HEX|@FILE`, documented as being for testing only.
-void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what);
 
 /// The scheme named on the command line; nullopt if `name` is empty. Exit 2 if unknown.
 std::optional<Scheme> parse_algorithm(const std::string& name);

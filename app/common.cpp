@@ -102,36 +102,6 @@ bool any_raw_size(std::size_t n) noexcept {
   return false;
 }
 
-CLI::Validator format_validator(FormatUse use) {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        std::string lower = value;
-        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower != "bin" && lower != "hex" && lower != "pem" && lower != "der")
-          return "must be bin, hex, pem or der, not '" + value + "'";
-        value = lower;
-        return {};
-      },
-      use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex");
-}
-
-Format format_from(const std::string& value) noexcept {
-  if (value == "hex") return Format::hex;
-  if (value == "pem") return Format::pem;
-  if (value == "der") return Format::der;
-  return Format::bin;
-}
-
-std::string format_help(FormatUse use) {
-  if (use == FormatUse::keys)
-    return "Output format: bin (raw bytes, the default), hex (lower-case, one line, trailing newline), or for "
-           "ML-KEM pem / der (SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, OpenSSL-compatible). Inputs are "
-           "always auto-detected (PEM, DER, hex or raw).";
-  return "Output format: bin (raw bytes, the default) or hex (lower-case, one line, trailing newline); "
-         "ciphertexts and shared secrets have no pem/der form. Inputs are always auto-detected (PEM, DER, hex or "
-         "raw).";
-}
-
 [[noreturn]] void wrong_container(const std::string& is, const std::string& wanted, const std::string& hint,
                                   const std::string& file) {
   throw_failure(fmt::format("this is {}, not {}{}", is, wanted, hint), file);
@@ -180,51 +150,11 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
-CLI::Option* add_format_option(CLI::App& cmd, Format& format, FormatUse use) {
-  return cmd.add_option_function<std::string>(
-         "--format", [&format](const std::string& value) { format = format_from(value); }, format_help(use))
-      ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
-      ->transform(format_validator(use).description(""));
-}
-
-CLI::Option* add_format_option(CLI::App& cmd, std::optional<Format>& format, FormatUse use) {
-  return cmd.add_option_function<std::string>(
-         "--format", [&format](const std::string& value) { format = format_from(value); }, format_help(use))
-      ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
-      ->transform(format_validator(use).description(""));
-}
-
 void require_data_format(Format format) {
   if (format == Format::pem || format == Format::der)
     throw_usage(fmt::format("--format {} is for key files (keygen, pubkey, convert); ciphertexts and shared "
                             "secrets are written as bin or hex",
                             format_name(format)));
-}
-
-void add_sk_form_option(CLI::App& cmd, std::string& sk_form) {
-  cmd.add_option("--sk-form", sk_form,
-                 "Private key form (RFC 9935): seed (the 64-byte d || z; the default for pem/der), expanded (the "
-                 "FIPS 203 decapsulation key; the default for bin/hex) or both (pem/der only)")
-      ->option_text("seed|expanded|both")
-      ->check(CLI::IsMember({"seed", "expanded", "both"}));
-}
-
-CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help) {
-  return cmd.add_option("-a,--algorithm", algorithm, help)->option_text("ALG");
-}
-
-void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl) {
-  if (with_impl)
-    cmd.add_option("--impl", engine.impl,
-                   "Implementation: auto (the best this CPU can run), portable or avx2 "
-                   "(default: $PQKEM_IMPL, else auto)")
-        ->option_text("auto|portable|avx2");
-  cmd.add_option("--ntt-plan", engine.ntt_plan,
-                 fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or FORWARD/INVERSE "
-                             "such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see 'pqkem bench "
-                             "--ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
-                             mlkem::kDefaultNttPlan))
-      ->option_text("PLAN");
 }
 
 void apply_engine_options(const EngineOptions& engine) {
@@ -249,25 +179,15 @@ void apply_engine_options(const EngineOptions& engine) {
     const auto choice = mlkem::parse_ntt_plan(plan);
     if (!choice) {
       std::string names;
-      for (const auto& p : mlkem::all_ntt_plans()) names += (names.empty() ? "" : " ") + std::string(p.name);
+      for (const auto& p : mlkem::all_ntt_plans()) {
+        if (!names.empty()) names += ' ';
+        names += p.name;
+      }
       throw_usage(fmt::format("{}: unknown NTT plan '{}'; give a plan or FORWARD/INVERSE, the plans being: {}", plan_from_env ? "PQKEM_NTT_PLAN" : "--ntt-plan",
                               plan, names));
     }
     mlkem::set_ntt_plan(*choice);
   }
-}
-
-CLI::Option* add_path_option(CLI::App& cmd, const std::string& name, std::string& path, const std::string& description) {
-  return cmd.add_option(name, path, description)->required()->option_text("PATH REQUIRED");
-}
-
-void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what) {
-  cmd.add_option("--coins", coins,
-                 fmt::format("FOR TESTING ONLY: makes the operation deterministic by supplying exactly the random "
-                             "bytes it would draw ({}), as hex or as @FILE (hex or raw; @- for stdin). A wrong "
-                             "length is an error. Never use fixed coins for real keys or secrets.",
-                             what))
-      ->option_text("HEX|@FILE");
 }
 
 std::string algorithm_names() {

@@ -1,18 +1,27 @@
-// pqkem: command-line front end. Parses, dispatches to one subcommand, and maps every error to
-// an exit code in one place: 0 success, 1 failure on valid usage, 2 usage error.
+// pqkem: command-line front end. Declares every subcommand's options and help, parses,
+// dispatches to one subcommand's run_* (cmd_*.cpp), and maps every error to an exit code in one
+// place: 0 success, 1 failure on valid usage, 2 usage error.
+//
+// This is the only file that includes CLI11. Debian's CLI11 2.1 is header-only: every
+// translation unit that includes it compiles its whole implementation again, about 8 s at -O2
+// and 50 s under the sanitizers, so the subcommands do without it.
 #include <openssl/crypto.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "mlkem/ntt.hpp"
 #include "simd/cpu.hpp"
 
 #ifndef PQKEM_APP_VERSION
@@ -21,6 +30,299 @@
 
 namespace pqkem::cli {
 namespace {
+
+// --- The options of every subcommand -------------------------------------------------------------
+
+
+/// What an output format applies to, for --format's help text.
+enum class FormatUse {
+  keys,  ///< keygen, pubkey, convert: bin, hex, pem or der
+  data,  ///< encaps, decaps: bin or hex (pem and der parse, then fail with require_data_format)
+};
+
+CLI::Validator format_validator(FormatUse use) {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        std::string lower = value;
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower != "bin" && lower != "hex" && lower != "pem" && lower != "der")
+          return "must be bin, hex, pem or der, not '" + value + "'";
+        value = lower;
+        return {};
+      },
+      use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex");
+}
+
+Format format_from(const std::string& value) noexcept {
+  if (value == "hex") return Format::hex;
+  if (value == "pem") return Format::pem;
+  if (value == "der") return Format::der;
+  return Format::bin;
+}
+
+std::string format_help(FormatUse use) {
+  if (use == FormatUse::keys)
+    return "Output format: bin (raw bytes, the default), hex (lower-case, one line, trailing newline), or for "
+           "ML-KEM pem / der (SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, OpenSSL-compatible). Inputs are "
+           "always auto-detected (PEM, DER, hex or raw).";
+  return "Output format: bin (raw bytes, the default) or hex (lower-case, one line, trailing newline); "
+         "ciphertexts and shared secrets have no pem/der form. Inputs are always auto-detected (PEM, DER, hex or "
+         "raw).";
+}
+
+/// Adds `--format bin|hex|pem|der` (case-insensitive) to `cmd`. `Target` is Format, or
+/// std::optional<Format> to tell an absent option from the default.
+template <typename Target>
+CLI::Option* add_format_option(CLI::App& cmd, Target& format, FormatUse use) {
+  return cmd.add_option_function<std::string>(
+         "--format", [&format](const std::string& value) { format = format_from(value); }, format_help(use))
+      ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
+      ->transform(format_validator(use).description(""));
+}
+
+/// Adds `--sk-form seed|expanded|both`.
+void add_sk_form_option(CLI::App& cmd, std::string& sk_form) {
+  cmd.add_option("--sk-form", sk_form,
+                 "Private key form (RFC 9935): seed (the 64-byte d || z; the default for pem/der), expanded (the "
+                 "FIPS 203 decapsulation key; the default for bin/hex) or both (pem/der only)")
+      ->option_text("seed|expanded|both")
+      ->check(CLI::IsMember({"seed", "expanded", "both"}));
+}
+
+/// Adds `-a,--algorithm ALG`.
+CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help) {
+  return cmd.add_option("-a,--algorithm", algorithm, help)->option_text("ALG");
+}
+
+/// Adds `--impl` and `--ntt-plan` (with_impl: false leaves --impl out, for `bench`, which has
+/// its own).
+void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl = true) {
+  if (with_impl)
+    cmd.add_option("--impl", engine.impl,
+                   "Implementation: auto (the best this CPU can run), portable or avx2 "
+                   "(default: $PQKEM_IMPL, else auto)")
+        ->option_text("auto|portable|avx2");
+  cmd.add_option("--ntt-plan", engine.ntt_plan,
+                 fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or FORWARD/INVERSE "
+                             "such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see 'pqkem bench "
+                             "--ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
+                             mlkem::kDefaultNttPlan))
+      ->option_text("PLAN");
+}
+
+/// Adds a required file option (`--pk PATH`, or a positional `path`); `-` means stdin or stdout.
+CLI::Option* add_path_option(CLI::App& cmd, const std::string& name, std::string& path, const std::string& description) {
+  return cmd.add_option(name, path, description)->required()->option_text("PATH REQUIRED");
+}
+
+/// Adds `--coins HEX|@FILE`, documented as being for testing only.
+void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what) {
+  cmd.add_option("--coins", coins,
+                 fmt::format("FOR TESTING ONLY: makes the operation deterministic by supplying exactly the random "
+                             "bytes it would draw ({}), as hex or as @FILE (hex or raw; @- for stdin). A wrong "
+                             "length is an error. Never use fixed coins for real keys or secrets.",
+                             what))
+      ->option_text("HEX|@FILE");
+}
+
+CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
+  auto* cmd = app.add_subcommand("keygen",
+                                 "Generate a key pair: a public (encapsulation) key and a secret "
+                                 "(decapsulation) key");
+  add_algorithm_option(*cmd, opts.algorithm, "Algorithm, e.g. ML-KEM-768 (case-insensitive; see 'pqkem list')")
+      ->required()
+      ->option_text("ALG REQUIRED");
+  add_path_option(*cmd, "--pk", opts.pk_path, "Where to write the public key (- for stdout)");
+  add_path_option(*cmd, "--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)");
+  add_format_option(*cmd, opts.format, FormatUse::keys);
+  add_sk_form_option(*cmd, opts.sk_form);
+  add_coins_option(*cmd, opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");
+  cmd->add_flag("--force", opts.force, "Replace output files that already exist");
+  cmd->add_flag("--json", opts.json,
+                "Print one JSON object describing what was written (algorithm, files, sizes, public key "
+                "SHA-256; never secrets); no output may then be - (stdout)");
+  add_engine_options(*cmd, opts.engine);
+  cmd->footer(
+      "Both files are written, or neither. With --format bin or hex the secret key is the\n"
+      "standard's expanded form (ML-KEM: the FIPS 203 decapsulation key dk; --sk-form seed writes\n"
+      "the 64-byte seed d || z instead). With --format pem or der (ML-KEM only) the keys are\n"
+      "SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, as OpenSSL 3.5 writes them; the private\n"
+      "key holds the seed unless --sk-form says otherwise.\n\n"
+      "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
+      "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n");
+  return cmd;
+}
+
+CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
+  auto* cmd = app.add_subcommand("encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; optional, inferred from the public key's length. If given, the key must fit it");
+  add_path_option(*cmd, "--pk", opts.pk_path, "Public key to read: PEM, DER, hex or raw (- for stdin)");
+  add_path_option(*cmd, "--ct", opts.ct_path, "Where to write the ciphertext (- for stdout)");
+  add_path_option(*cmd, "--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
+  add_format_option(*cmd, opts.format, FormatUse::data);
+  add_coins_option(*cmd, opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
+  cmd->add_flag("--force", opts.force, "Replace output files that already exist");
+  cmd->add_flag("--json", opts.json,
+                "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
+                "public key and the ciphertext; never the secret); no output may then be - (stdout)");
+  add_engine_options(*cmd, opts.engine);
+  cmd->footer(
+      "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
+      "the shared secret are both written, or neither.\n\n"
+      "Examples:\n"
+      "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
+      "  cat alice.pk | pqkem encaps --pk - --ct msg.ct --ss - --format hex\n");
+  return cmd;
+}
+
+CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
+  auto* cmd =
+      app.add_subcommand("decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
+                       "length), required for a raw seed. If given, the inputs must fit it");
+  add_path_option(*cmd, "--sk", opts.sk_path, "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed as hex or raw (- for stdin)");
+  add_path_option(*cmd, "--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)");
+  add_path_option(*cmd, "--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
+  add_format_option(*cmd, opts.format, FormatUse::data);
+  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
+  cmd->add_flag("--json", opts.json,
+                "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
+                "public key and the ciphertext; never the secret); --ss may then not be - (stdout)");
+  add_engine_options(*cmd, opts.engine);
+  cmd->footer(
+      "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
+      "ciphertext is not an error: implicit rejection yields an unrelated shared secret.\n\n"
+      "Examples:\n"
+      "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
+      "  pqkem decaps -a ML-KEM-768 --sk seed.hex --ct msg.ct --ss - --format hex\n");
+  return cmd;
+}
+
+CLI::App* add_pubkey(CLI::App& app, PubkeyOptions& opts) {
+  auto* cmd = app.add_subcommand("pubkey", "Derive the public key from a secret key file");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
+  add_path_option(*cmd, "--sk", opts.sk_path,
+                  "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed "
+                  "as hex or raw (- for stdin)");
+  add_path_option(*cmd, "--pk", opts.pk_path, "Where to write the public key (- for stdout)");
+  add_format_option(*cmd, opts.format, FormatUse::keys);
+  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
+  add_engine_options(*cmd, opts.engine);
+  cmd->footer(
+      "The secret key is checked in full first (for PKCS#8 and expanded keys: hash, modulus and\n"
+      "pairwise consistency checks). Without --format the public key is written in the secret\n"
+      "key file's own format (pem -> pem, der -> der, hex -> hex, bin -> bin).\n\n"
+      "Examples:\n"
+      "  pqkem pubkey --sk alice.pem --pk alice.pub.pem\n"
+      "  pqkem pubkey --sk alice.sk --pk - --format hex\n"
+      "  openssl genpkey -algorithm ML-KEM-768 -out k.pem && pqkem pubkey --sk k.pem --pk k.pub.pem\n");
+  return cmd;
+}
+
+CLI::App* add_info(CLI::App& app, InfoOptions& opts) {
+  auto* cmd = app.add_subcommand("info", "Describe a key, seed or ciphertext file (never prints secret material)");
+  add_path_option(*cmd, "path", opts.path, "File to describe (- for stdin)");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; names the parameter set of a raw 64-byte seed, and restricts raw inputs to it");
+  cmd->add_flag("--json", opts.json, "Print one JSON object instead of text");
+  cmd->footer(
+      "Shows the algorithm, the kind (public key, secret key, seed, ciphertext), the file format\n"
+      "(bin, hex, pem, der), the private key form, the sizes and the SHA-256 of the public key's\n"
+      "raw bytes (the same for every encoding of one key). Keys are checked as when they are used\n"
+      "(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.\n"
+      "A raw NTRU public key and ciphertext have the same size and cannot be told apart.\n\n"
+      "Examples:\n"
+      "  pqkem info alice.pem\n"
+      "  pqkem info --json msg.ct\n"
+      "  pqkem info -a ML-KEM-768 seed.hex\n");
+  return cmd;
+}
+
+CLI::App* add_convert(CLI::App& app, ConvertOptions& opts) {
+  auto* cmd = app.add_subcommand("convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
+  add_algorithm_option(*cmd, opts.algorithm,
+                       "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
+  add_path_option(*cmd, "--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)");
+  add_path_option(*cmd, "--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)");
+  add_format_option(*cmd, opts.format, FormatUse::keys)->required()->option_text("bin|hex|pem|der REQUIRED");
+  add_sk_form_option(*cmd, opts.sk_form);
+  cmd->add_flag("--force", opts.force, "Replace an output file that already exists");
+  add_engine_options(*cmd, opts.engine);
+  cmd->footer(
+      "Whether the input is a public or a secret key comes from its PEM label, its DER structure\n"
+      "or its length. Secret keys are checked in full first. A secret key keeps its seed when it\n"
+      "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n\n"
+      "Examples:\n"
+      "  pqkem convert --in alice.sk --out alice.pem --format pem\n"
+      "  pqkem convert --in alice.pem --out alice.der --format der --sk-form both\n"
+      "  pqkem convert --in bob.pub.pem --out - --format hex\n");
+  return cmd;
+}
+
+CLI::App* add_list(CLI::App& app, ListOptions& opts) {
+  auto* cmd =
+      app.add_subcommand("list", "List the algorithms, their sizes, and the implementations usable on this CPU");
+  cmd->add_flag("--json", opts.json, "Print JSON instead of a table");
+  cmd->footer("Examples:\n  pqkem list\n  pqkem list --json\n");
+  return cmd;
+}
+
+CLI::App* add_kat(CLI::App& app, KatOptions& opts) {
+  auto* cmd = app.add_subcommand("kat", "Print the NIST known-answer-test file (PQCkemKAT_*.rsp) to stdout");
+  add_algorithm_option(*cmd, opts.algorithm, "Algorithm, e.g. ML-KEM-768 (see 'pqkem list')")
+      ->required()
+      ->option_text("ALG REQUIRED");
+  cmd->add_option("--count", opts.count, "Number of records, at least 1")->capture_default_str()->option_text("N");
+  add_engine_options(*cmd, opts.engine);
+  cmd->footer(
+      "The output is byte for byte what NIST's PQCgenKAT_kem writes: '# <name>', a blank line, then\n"
+      "per record count, seed, pk, sk, ct and ss in upper-case hex, and a blank line.\n\n"
+      "Examples:\n"
+      "  pqkem kat -a ML-KEM-768 > PQCkemKAT_2400.rsp\n"
+      "  pqkem kat -a ML-KEM-512 --count 1\n");
+  return cmd;
+}
+
+CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
+  auto* cmd = app.add_subcommand("bench", "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks");
+  cmd->add_option("-a,--algorithm", opts.algorithms, "Algorithms to measure (repeatable; default: all)")
+      ->option_text("ALG ...");
+  cmd->add_option("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, or all")
+      ->capture_default_str()
+      ->option_text("auto|portable|avx2|all");
+  cmd->add_option("--iterations", opts.iterations,
+                  "Timed calls per measurement (default: as many as fit in about 0.25 s, 11 to 2000)")
+      ->option_text("N")
+      ->check(CLI::Range(1, 10000000));
+  cmd->add_flag("--json", opts.json, "Print github-action-benchmark 'customSmallerIsBetter' JSON instead of a table");
+  cmd->add_flag("--kernels", opts.kernels, "Measure the kernels behind each algorithm instead of whole operations");
+  cmd->add_flag("--ntt-plans", opts.ntt_plans,
+                "Measure every ML-KEM NTT merge plan (forward and inverse, portable path), best first");
+  cmd->add_option("--baseline", opts.baseline, "Compare with an earlier --json output; flag >5% regressions")
+      ->option_text("FILE");
+  cmd->add_option("--ntt-plan", opts.ntt_plan,
+                  "ML-KEM NTT merge plan of the portable path for the operations and kernels (default: "
+                  "$PQKEM_NTT_PLAN, else the built-in default)")
+      ->option_text("PLAN");
+  cmd->add_flag("--fail-on-regression", opts.fail_on_regression,
+                "With --baseline: exit 1 if any measurement is more than 5% slower");
+  cmd->footer(
+      "Times are medians (and 10th percentiles) of rdtsc ticks per call after a warm-up. rdtsc ticks\n"
+      "count at the TSC's fixed reference rate, not core clock cycles; the rate is measured and\n"
+      "printed. Only ratios measured in one run on one machine are comparable.\n\n"
+      "Examples:\n"
+      "  pqkem bench -a ML-KEM-768\n"
+      "  pqkem bench --kernels --impl all\n"
+      "  pqkem bench --json > base.json; pqkem bench --baseline base.json\n");
+  return cmd;
+}
+
+// --- Parsing and exit codes ---------------------------------------------------------------------
 
 std::string compiler_name() {
 #if defined(__clang__)
