@@ -8,7 +8,11 @@ BUILD="${PQKEM_BUILD_DIR:-$ROOT/build}"
 source "$ROOT/scripts/deps.sh"
 pqkem_install_deps
 
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPQKEM_BUILD_TESTS=OFF >/dev/null
+# A fresh build directory is configured without the tests (the demo needs only the tool); one
+# that scripts/test.sh configured keeps its tests, so ctest still works there afterwards.
+tests_off=()
+[[ -f "$BUILD/CMakeCache.txt" ]] || tests_off=(-DPQKEM_BUILD_TESTS=OFF)
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "${tests_off[@]}" >/dev/null
 cmake --build "$BUILD" -j"$(nproc)" --target pqkem >/dev/null
 PQKEM="$BUILD/app/pqkem"
 
