@@ -1,7 +1,6 @@
 // Options and input handling shared by the subcommands. Nothing here names an algorithm:
 // everything comes from pqkem::all_schemes(), so new schemes work without a CLI change.
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <vector>
 

@@ -33,31 +33,18 @@ namespace {
 
 // --- The options of every subcommand -------------------------------------------------------------
 
-
 /// What an output format applies to, for --format's help text.
 enum class FormatUse {
   keys,  ///< keygen, pubkey, convert: bin, hex, pem or der
   data,  ///< encaps, decaps: bin or hex (pem and der parse, then fail with require_data_format)
 };
 
-CLI::Validator format_validator(FormatUse use) {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        std::string lower = value;
-        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower != "bin" && lower != "hex" && lower != "pem" && lower != "der")
-          return "must be bin, hex, pem or der, not '" + value + "'";
-        value = lower;
-        return {};
-      },
-      use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex");
-}
-
-Format format_from(const std::string& value) noexcept {
-  if (value == "hex") return Format::hex;
-  if (value == "pem") return Format::pem;
-  if (value == "der") return Format::der;
-  return Format::bin;
+/// The format named `value` (bin, hex, pem or der, in any case; see format_name), or nullopt.
+std::optional<Format> parse_format(std::string value) {
+  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const Format f : {Format::bin, Format::hex, Format::pem, Format::der})
+    if (value == format_name(f)) return f;
+  return std::nullopt;
 }
 
 std::string format_help(FormatUse use) {
@@ -74,10 +61,15 @@ std::string format_help(FormatUse use) {
 /// std::optional<Format> to tell an absent option from the default.
 template <typename Target>
 CLI::Option* add_format_option(CLI::App& cmd, Target& format, FormatUse use) {
+  // Every use accepts all four names: encaps and decaps then refuse pem and der with a message
+  // that says why (require_data_format).
+  const auto known = [](std::string& value) -> std::string {
+    return parse_format(value) ? std::string() : "must be bin, hex, pem or der, not '" + value + "'";
+  };
   return cmd.add_option_function<std::string>(
-         "--format", [&format](const std::string& value) { format = format_from(value); }, format_help(use))
+         "--format", [&format](const std::string& value) { format = *parse_format(value); }, format_help(use))
       ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
-      ->transform(format_validator(use).description(""));
+      ->check(CLI::Validator(known, ""));
 }
 
 /// Adds `--sk-form seed|expanded|both`.

@@ -46,7 +46,9 @@ case "$mode" in
     args=()
     while (($#)); do
       case "$1" in
-        -E|--exclude-regex) exclude="$exclude|(${2:?$1 needs a regex})"; shift 2 ;;
+        -E|--exclude-regex)
+          (($# >= 2)) || { echo "scripts/test.sh: $1 needs a regex" >&2; exit 2; }
+          exclude="$exclude|($2)"; shift 2 ;;
         *) args+=("$1"); shift ;;
       esac
     done

@@ -599,7 +599,6 @@ struct Toom4 {
     for (int i = 0; i + 16 <= n; i += 16) finish(i);
     if (n % 16) finish(n - 16);
   }
-
 };
 
 static_assert(sizeof(Toom4<509>::Workspace) <= kNtruProductScratchBytes &&
