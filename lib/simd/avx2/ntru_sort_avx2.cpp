@@ -81,6 +81,31 @@ void clean_vectors(std::int32_t* buf, std::size_t live, std::size_t dv) noexcept
   }
 }
 
+/// Half-cleaners at vector distances dv, dv/2, ..., 8 (dv >= 8 a power of two; the stages
+/// below 8 are left to untranspose): three per pass, then one pass of two or one.
+void clean_vectors_to_8(std::int32_t* buf, std::size_t nv, std::size_t dv) noexcept {
+  for (; dv >= 32; dv /= 8) clean3(buf, nv, dv);
+  if (dv == 16) {  // distances 16 and 8: vectors j, j + 8, j + 16, j + 24
+    for (std::size_t s = 0; s < nv; s += 32) {
+      for (std::size_t j = s; j < s + 8; ++j) {
+        std::int32_t* p = buf + 8 * j;
+        __m256i a0 = load8(p), a1 = load8(p + 64), a2 = load8(p + 128), a3 = load8(p + 192);
+        cx(a0, a2), cx(a1, a3);
+        cx(a0, a1), cx(a2, a3);
+        store8(p, a0), store8(p + 64, a1), store8(p + 128, a2), store8(p + 192, a3);
+      }
+    }
+  } else if (dv == 8) {
+    for (std::size_t s = 0; s < nv; s += 16) {
+      for (std::size_t j = s; j < s + 8; ++j) {
+        __m256i a = load8(buf + 8 * j), b = load8(buf + 8 * j + 64);
+        cx(a, b);
+        store8(buf + 8 * j, a), store8(buf + 8 * j + 64, b);
+      }
+    }
+  }
+}
+
 /// Lane half-cleaner at lane distance 1 or 2 (wire distance V or 2V), min to the lower lane.
 inline __m256i clean_lanes1(__m256i v) noexcept {
   const __m256i p = _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1));
@@ -115,7 +140,8 @@ inline void flip_lanes_pair(__m256i& a, __m256i& b) noexcept {
 /// lane-permuted vector V-1-v and the upper lanes of the group take the maximum; then the lane
 /// half-cleaners in registers, then the vector half-cleaners V/2, V/4 in the same pass (the 8
 /// vectors v, V/4-1-v, V/4+v, V/2-1-v, v < V/8, and their mirrors are closed under all of
-/// these), then the rest.
+/// these), then the rest; for t = 3 the rest down to distance 8 only: untranspose does the
+/// distances below 8 (at most 4, 2, 1) on its groups of 8 vectors before transposing them.
 template <int T>
 void merge_lanes(std::int32_t* buf, std::size_t nv) noexcept {
   const std::size_t q = nv / 4;
@@ -132,7 +158,8 @@ void merge_lanes(std::int32_t* buf, std::size_t nv) noexcept {
     store8(buf + 8 * i0, a0), store8(buf + 8 * i1, a1), store8(buf + 8 * i2, a2), store8(buf + 8 * i3, a3);
     store8(buf + 8 * m0, b0), store8(buf + 8 * m1, b1), store8(buf + 8 * m2, b2), store8(buf + 8 * m3, b3);
   }
-  clean_vectors(buf, nv, nv / 8);
+  if constexpr (T < 3) clean_vectors(buf, nv, nv / 8);
+  else if (nv >= 64) clean_vectors_to_8(buf, nv, nv / 8);
 }
 
 /// Sorts the 8V wires of buf (V = nv >= 8 a power of two) in the transposed layout: first the
@@ -179,15 +206,21 @@ void sort_transposed(std::int32_t* buf, std::size_t nv, std::size_t live) noexce
   merge_lanes<3>(buf, nv);
 }
 
-/// x[0 .. len) <- wires 0 .. len of the transposed layout: 8 x 8 transposes of vectors
-/// 8b .. 8b+7, whose column c is output vector c V/8 + b.
+/// x[0 .. len) <- wires 0 .. len of the transposed layout after the last half-cleaners, those
+/// at vector distances min(4, V/8) .. 1 that merge_lanes<3> left: on each group of 8 vectors
+/// 8b .. 8b+7 (closed under these distances) in registers, then an 8 x 8 transpose, whose
+/// column c is output vector c V/8 + b.
 void untranspose(std::int32_t* x, std::size_t len, const std::int32_t* buf, std::size_t nv) noexcept {
   const std::size_t rows = nv / 8;
+  const std::size_t dv = nv >= 32 ? 4 : nv / 8;  // public: depends on len only
   alignas(32) std::int32_t last[8];
   for (std::size_t b = 0; b < rows; ++b) {
     const std::int32_t* p = buf + 64 * b;
-    const __m256i r0 = load8(p), r1 = load8(p + 8), r2 = load8(p + 16), r3 = load8(p + 24);
-    const __m256i r4 = load8(p + 32), r5 = load8(p + 40), r6 = load8(p + 48), r7 = load8(p + 56);
+    __m256i r0 = load8(p), r1 = load8(p + 8), r2 = load8(p + 16), r3 = load8(p + 24);
+    __m256i r4 = load8(p + 32), r5 = load8(p + 40), r6 = load8(p + 48), r7 = load8(p + 56);
+    if (dv >= 4) cx(r0, r4), cx(r1, r5), cx(r2, r6), cx(r3, r7);
+    if (dv >= 2) cx(r0, r2), cx(r1, r3), cx(r4, r6), cx(r5, r7);
+    cx(r0, r1), cx(r2, r3), cx(r4, r5), cx(r6, r7);
     const __m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
     const __m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
     const __m256i t4 = _mm256_unpacklo_epi32(r4, r5), t5 = _mm256_unpackhi_epi32(r4, r5);
@@ -215,11 +248,18 @@ void untranspose(std::int32_t* x, std::size_t len, const std::int32_t* buf, std:
   __asm__ volatile("" : : "r"(last) : "memory");
 }
 
-/// Sorts buf[0 .. len) (2 <= len <= kNtruSortMaxLen; buf 32-byte aligned, room for
-/// kNtruSortMaxLen, used as scratch) into out[0 .. len) (out != buf, any alignment).
-void sort_core(std::int32_t* buf, std::size_t len, std::int32_t* out) noexcept {
+/// Wires of the network for len keys: a power of two >= max(len, 64).
+std::size_t wires_for(std::size_t len) noexcept {
   std::size_t wires = 64;
   while (wires < len) wires <<= 1;  // public: depends on len only
+  return wires;
+}
+
+/// Sorts buf[0 .. len) (2 <= len <= kNtruSortMaxLen; buf 32-byte aligned, room for
+/// kNtruSortMaxLen, used as scratch: words up to wires_for(len) hold data after) into
+/// out[0 .. len) (out != buf, any alignment).
+void sort_core(std::int32_t* buf, std::size_t len, std::int32_t* out) noexcept {
+  const std::size_t wires = wires_for(len);
   for (std::size_t i = len; i < wires; ++i) buf[i] = INT32_MAX;
   sort_transposed(buf, wires / 8, (len + 7) / 8);
   untranspose(out, len, buf, wires / 8);
@@ -237,7 +277,7 @@ void ntru_sort_int32(std::int32_t* x, std::size_t len) noexcept {
   alignas(32) std::int32_t buf[kNtruSortMaxLen];
   std::memcpy(buf, x, 4 * len);
   sort_core(buf, len, x);
-  wipe(buf, sizeof buf);
+  wipe(buf, 4 * wires_for(len));  // the words that held data
 }
 
 void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int weight) noexcept {
@@ -288,8 +328,8 @@ void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int 
   }
   for (; i < m; ++i) r[i] = static_cast<std::uint16_t>(sorted[i] & 3);
   r[m] = 0;
-  wipe(keys, sizeof keys);
-  wipe(sorted, sizeof sorted);
+  wipe(keys, 4 * wires_for(m));  // the words that held data
+  wipe(sorted, 4 * m);
 }
 
 }  // namespace pqkem::simd::avx2
