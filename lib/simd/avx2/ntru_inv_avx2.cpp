@@ -6,14 +6,18 @@
 //    renames registers (r -> r +- 1) and rotates only the register that wraps around: one vpermq
 //    and one variable shift per plane, instead of two shifts, a rotation, a blend and an or per
 //    register plus carries.
-//  - The width follows the degree bounds: f, g and v, w each use the smallest power of two of
-//    registers that holds them (n = 677, 701 keep width 3 throughout); a change of width is a
-//    pdep/pext re-layout of a few words between phases. Phases depend on n only.
+//  - The width follows the degree bounds: f, g and v, w each use the smallest width that holds
+//    them, a power of two for n = 509 and 821 (width 2 or 4 at most) and 1, 2 or 3 for n = 677
+//    and 701; a change of width is a pdep/pext re-layout of a few words between phases. Phases
+//    depend on n only.
 //  - Signs up to a unit: the registers hold f, g, v, w only up to a sign each (f with v, g with w).
 //    The step constant taken from the stored g_0, f_0 is the true one times that unit, and after a
 //    swap the new g is kept as g + c f instead of c (g + c f): no sign flip. The result
 //    f_0^-1 v reversed does not depend on the unit of (f, v).
 //  - A 6-operation GF(3) addition that shares its first xor with the swap (step_reg).
+//  - Input and output through bitmaps: 16 coefficients at a time to or from one bit each
+//    (compare, movemask; broadcast, and, compare), reversed by a lane shuffle, and bitmap words
+//    to or from the layout by pext/pdep with public masks (bitmap_to_layout).
 #include <immintrin.h>
 
 #include <cstring>
@@ -34,12 +38,14 @@ inline std::uint32_t mod3_scalar(std::uint32_t x) noexcept {  // x < 2^17
   return x - 3 * static_cast<std::uint32_t>((std::uint64_t{x} * 43691u) >> 17);
 }
 
-/// Word (of the 4W 64-bit words of a plane, register-major) and bit of coefficient i in the
-/// interleaved layout: register i mod W, lane (i / W) mod 4, bit i / 4W. i and W are public.
-template <int W>
-inline int word_of(int i) noexcept { return 4 * (i % W) + (i / W) % 4; }
-template <int W>
-inline int bit_of(int i) noexcept { return i / (4 * W); }
+/// x mod 3 in each 16-bit lane: floor(x / 3) = (x * 43691) >> 17 for x < 2^16.
+inline __m256i mod3_16(__m256i x) noexcept {
+  const __m256i q = _mm256_srli_epi16(_mm256_mulhi_epu16(x, _mm256_set1_epi16(static_cast<short>(43691))), 1);
+  return _mm256_sub_epi16(x, _mm256_add_epi16(q, _mm256_add_epi16(q, q)));
+}
+
+/// Words of a coefficient array padded to a multiple of 16 for every n (n <= 821).
+constexpr int kPadMax = 832;
 
 /// x <- x * X: register r moves to r + 1; the top register moves to register 0 one lane up (lane
 /// 3 to lane 0, one bit up). Coefficient 256 W - 1 falls off (it is 0 where this is used).
@@ -129,6 +135,68 @@ inline void double_width(std::uint64_t* x, int h) noexcept {  // h = 1 or 2
   wipe(t, sizeof t);
 }
 
+/// Every third bit, and every other bit, of a word.
+constexpr std::uint64_t kThirds = 0x9249249249249249u, kHalves = kEven;
+
+/// The word of the width-W layout (register r, lane l) that holds the residue class rho mod 4W:
+/// coefficient i sits in register i mod W, lane (i / W) mod 4. W and rho are public.
+constexpr int word_of_residue(int rho, int W) noexcept { return 4 * (rho % W) + rho / W; }
+
+/// Layout of width 2 -> width 3 (coefficients below 512). Target word of residue rho mod 12,
+/// bit b, holds coefficient rho + 12 b: for even b = 2t that is rho + 24t, which width 2 keeps
+/// in the word of residue rho mod 8 at bit 3t + rho / 8; for odd b = 2t + 1, the word of
+/// residue (rho + 4) mod 8 at bit 3t + (rho + 12) / 8. Every third source bit, spread to the
+/// even or odd target bits. Positions are public; the bits move through pext/pdep only.
+inline void widen_2_to_3(std::uint64_t* x) noexcept {
+  std::uint64_t t[16] = {};
+  for (int rho = 0; rho < 12; ++rho) {
+    const std::uint64_t even = _pext_u64(x[word_of_residue(rho % 8, 2)], kThirds << (rho / 8));
+    const std::uint64_t odd = _pext_u64(x[word_of_residue((rho + 4) % 8, 2)], kThirds << ((rho + 12) / 8));
+    t[word_of_residue(rho, 3)] = _pdep_u64(even, kEven) | _pdep_u64(odd, kOdd);
+  }
+  std::memcpy(x, t, sizeof t);
+  wipe(t, sizeof t);
+}
+
+/// Layout of width 3 -> width 2 (coefficients from 512 on are dropped). Target word of residue
+/// rho mod 8, bit b = 3t + u (u < 3), holds coefficient rho + 8u + 24t, which width 3 keeps in
+/// the word of residue (rho + 8u) mod 12 at bit 2t + (rho + 8u) / 12: every other source bit,
+/// spread to the target bits of index u mod 3.
+inline void narrow_3_to_2(std::uint64_t* x) noexcept {
+  std::uint64_t t[16] = {};
+  for (int rho = 0; rho < 8; ++rho) {
+    std::uint64_t word = 0;
+    for (int u = 0; u < 3; ++u) {
+      const int c = rho + 8 * u;
+      word |= _pdep_u64(_pext_u64(x[word_of_residue(c % 12, 3)], kHalves << (c / 12)), kThirds << u);
+    }
+    t[word_of_residue(rho, 2)] = word;
+  }
+  std::memcpy(x, t, sizeof t);
+  wipe(t, sizeof t);
+}
+
+/// The planes of (f, g) from width `from` down to `to` (1 <= to <= from <= 4, both in the
+/// widths of one n: 4 -> 2 -> 1, 3 -> 2 -> 1 or 2 -> 1).
+inline void narrow_fg(S3Words& st, int from, int to) noexcept {
+  for (; from > to; from = from == 3 ? 2 : from / 2) {
+    for (std::uint64_t* x : {st.f[0], st.f[1], st.g[0], st.g[1]}) {
+      if (from == 3) narrow_3_to_2(x);
+      else halve_width(x, from / 2);
+    }
+  }
+}
+
+/// The planes `xs` from width `from` up to `to` (1 -> 2 -> 4, or 1 -> 2 -> 3).
+inline void widen(std::initializer_list<std::uint64_t*> xs, int from, int to) noexcept {
+  for (; from < to; from = to == 3 && from == 2 ? 3 : 2 * from) {
+    for (std::uint64_t* x : xs) {
+      if (to == 3 && from == 2) widen_2_to_3(x);
+      else double_width(x, from);
+    }
+  }
+}
+
 template <int N>
 void load_pair(__m256i (&m)[N], __m256i (&s)[N], const std::uint64_t (&x)[2][16]) noexcept {
   load_planes(m, x[0]);
@@ -178,37 +246,95 @@ void s3_steps(S3Words& st, int count) noexcept {
   wipe_regs(vm), wipe_regs(vs), wipe_regs(wm), wipe_regs(ws);
 }
 
-/// Layout widths: W = 3 keeps width 3 throughout; W = 2 and 4 use the smallest power of two
-/// that holds the public degree bounds of ntru_divsteps_avx2.hpp (fg_regs, vw_regs), so a phase
-/// processes fewer registers and a change of width is a cheap pdep/pext re-layout.
-inline int pow2_width(int regs, int W) noexcept {
-  if (W == 3) return 3;
+/// Layout widths: the smallest width that holds the public degree bounds of
+/// ntru_divsteps_avx2.hpp (fg_regs, vw_regs), so a phase processes fewer registers and a change
+/// of width is a cheap pdep/pext re-layout: powers of two up to W = 2 or 4, and 1, 2, 3 for W = 3.
+inline int layout_width(int regs, int W) noexcept {
+  if (W == 3) return regs;  // regs <= W
   return regs <= 1 ? 1 : regs <= 2 ? 2 : 4;
 }
 
-template <int W>
+/// `count` steps with f, g in width a and v, w in width b: every pair of widths the phases of
+/// n = 509 (1, 2), 677 and 701 (1, 2, 3) and 821 (1, 2, 4) use.
 void run_phase(S3Words& st, int a, int b, int count) noexcept {
-  if constexpr (W == 3) {
-    (void)a, (void)b;
-    s3_steps<3, 3>(st, count);
-  } else if constexpr (W == 2) {
-    if (a == 2 && b == 1) s3_steps<2, 1>(st, count);
-    else if (a == 2 && b == 2) s3_steps<2, 2>(st, count);
-    else if (a == 1 && b == 2) s3_steps<1, 2>(st, count);
-    else if (a == 1 && b == 1) s3_steps<1, 1>(st, count);
-  } else {
-    switch (a * 8 + b) {
-      case 4 * 8 + 1: s3_steps<4, 1>(st, count); break;
-      case 4 * 8 + 2: s3_steps<4, 2>(st, count); break;
-      case 4 * 8 + 4: s3_steps<4, 4>(st, count); break;
-      case 2 * 8 + 4: s3_steps<2, 4>(st, count); break;
-      case 1 * 8 + 4: s3_steps<1, 4>(st, count); break;
-      case 2 * 8 + 2: s3_steps<2, 2>(st, count); break;
-      case 2 * 8 + 1: s3_steps<2, 1>(st, count); break;
-      case 1 * 8 + 2: s3_steps<1, 2>(st, count); break;
-      default: s3_steps<1, 1>(st, count); break;
+  switch (a * 8 + b) {
+    case 4 * 8 + 4: s3_steps<4, 4>(st, count); break;
+    case 4 * 8 + 2: s3_steps<4, 2>(st, count); break;
+    case 4 * 8 + 1: s3_steps<4, 1>(st, count); break;
+    case 3 * 8 + 3: s3_steps<3, 3>(st, count); break;
+    case 3 * 8 + 2: s3_steps<3, 2>(st, count); break;
+    case 3 * 8 + 1: s3_steps<3, 1>(st, count); break;
+    case 2 * 8 + 4: s3_steps<2, 4>(st, count); break;
+    case 2 * 8 + 3: s3_steps<2, 3>(st, count); break;
+    case 2 * 8 + 2: s3_steps<2, 2>(st, count); break;
+    case 2 * 8 + 1: s3_steps<2, 1>(st, count); break;
+    case 1 * 8 + 4: s3_steps<1, 4>(st, count); break;
+    case 1 * 8 + 3: s3_steps<1, 3>(st, count); break;
+    case 1 * 8 + 2: s3_steps<1, 2>(st, count); break;
+    default: s3_steps<1, 1>(st, count); break;
+  }
+}
+
+/// Positions up to kPadMax as a bitmap: bit j of word j / 64 is position j.
+constexpr int kBitmapWords = kPadMax / 64 + 1;
+
+/// Bitmap word k against word rho of the width-W layout (which holds positions rho + 4W b at bit
+/// b): the bits of word k that are positions of residue rho mod 4W, and the b of the first one.
+/// Everything here depends on W, rho and k only.
+template <int W>
+struct Stride {
+  static constexpr int kStep = 4 * W;
+  static constexpr std::uint64_t pattern() noexcept {  // bits 0, 4W, 8W, ...
+    std::uint64_t x = 0;
+    for (int j = 0; j < 64; j += kStep) x |= std::uint64_t{1} << j;
+    return x;
+  }
+  std::uint64_t mask;
+  int b0;
+  Stride(int rho, int k) noexcept {
+    const int first = rho + kStep * ((64 * k - rho + kStep - 1) / kStep);  // first position >= 64k
+    mask = pattern() << (first - 64 * k);
+    b0 = (first - rho) / kStep;
+  }
+};
+
+/// Bitmap (positions 0 .. 64 kBitmapWords) -> the 4W words of the width-W layout.
+template <int W>
+void bitmap_to_layout(std::uint64_t* words, const std::uint64_t* bm) noexcept {
+  for (int wd = 0; wd < 4 * W; ++wd) {
+    const int rho = wd / 4 + W * (wd % 4);  // register wd / 4, lane wd % 4
+    std::uint64_t x = 0;
+    for (int k = 0; k < kBitmapWords; ++k) {
+      const Stride<W> st(rho, k);
+      if (st.b0 < 64) x |= _pext_u64(bm[k], st.mask) << st.b0;
+    }
+    words[wd] = x;
+  }
+}
+
+/// The inverse: the 4W words of the width-W layout -> bitmap.
+template <int W>
+void layout_to_bitmap(std::uint64_t* bm, const std::uint64_t* words) noexcept {
+  for (int k = 0; k < kBitmapWords; ++k) bm[k] = 0;
+  for (int wd = 0; wd < 4 * W; ++wd) {
+    const int rho = wd / 4 + W * (wd % 4);
+    for (int k = 0; k < kBitmapWords; ++k) {
+      const Stride<W> st(rho, k);
+      if (st.b0 < 64) bm[k] |= _pdep_u64(words[wd] >> st.b0, st.mask);
     }
   }
+}
+
+/// The 16 lanes of x in reverse order.
+inline __m256i reverse16(__m256i x) noexcept {
+  const __m256i rev = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,  //
+                                       14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+  return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(x, rev), _MM_SHUFFLE(1, 0, 3, 2));
+}
+
+/// One bit per 16-bit lane mask (all ones or zero): 16 bits.
+inline std::uint32_t lane_bits(__m256i mask) noexcept {
+  return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(mask)), 0x55555555u);
 }
 
 /// GF(3): r = a^-1 mod (3, Phi_n) or 0. Input and output as in ntru_poly_s3_inv.
@@ -216,59 +342,81 @@ template <int W>
 void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
   S3Words st = {};
   const int steps = 2 * (n - 1) - 1;
-  int a_width = pow2_width(divsteps::fg_regs(n, 0, W), W), b_width = pow2_width(divsteps::vw_regs(0, W), W);
-  const std::uint32_t top2 = 2 * mod3_scalar(a[n - 1]);
-  for (int i = 0; i + 1 < n; ++i) {  // g = reversal of a mod (3, Phi_n); positions are public
-    const std::uint64_t c = mod3_scalar(mod3_scalar(a[i]) + top2);
-    const int pos = n - 2 - i;
-    st.g[0][word_of<W>(pos)] |= ((c | (c >> 1)) & 1u) << bit_of<W>(pos);
-    st.g[1][word_of<W>(pos)] |= (c >> 1) << bit_of<W>(pos);
+  int a_width = layout_width(divsteps::fg_regs(n, 0, W), W), b_width = layout_width(divsteps::vw_regs(0, W), W);
+  // g = the reversal of a mod (3, Phi_n): position pos (< n - 1) holds c_{n-2-pos}, c_i = (a_i +
+  // 2 a_{n-1}) mod 3. 16 positions at a time: c of the 16 coefficients a_{n-17-p .. n-2-p} from
+  // a copy with 16 words of zeros in front, reversed, as "nonzero" and "negative" bitmaps (the
+  // front zeros, positions n - 1 .. n + 14, are masked off). Then f = Phi_n (all +1 up to
+  // degree n - 1) and the bitmaps go to the width-W layout by pext. All positions are public.
+  alignas(32) std::uint16_t cv[16 + kPadMax];
+  std::memset(cv, 0, 32);
+  std::memcpy(cv + 16, a, 2 * static_cast<std::size_t>(n));
+  const __m256i top2 = _mm256_set1_epi16(static_cast<short>(2 * mod3_scalar(a[n - 1])));
+  alignas(8) std::uint16_t gm16[4 * kBitmapWords] = {}, gs16[4 * kBitmapWords] = {};
+  for (int p = 0; p < n - 1; p += 16) {
+    const int lo = n - 17 - p;  // >= -15
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(cv + 16 + lo));
+    const __m256i c = reverse16(mod3_16(_mm256_add_epi16(mod3_16(x), top2)));
+    const std::uint32_t live = n - 1 - p >= 16 ? 0xFFFFu : (1u << (n - 1 - p)) - 1;
+    gm16[p / 16] = static_cast<std::uint16_t>(~lane_bits(_mm256_cmpeq_epi16(c, _mm256_setzero_si256())) & live);
+    gs16[p / 16] = static_cast<std::uint16_t>(lane_bits(_mm256_cmpeq_epi16(c, _mm256_set1_epi16(2))) & live);
   }
-  for (int i = 0; i < n; ++i) st.f[0][word_of<W>(i)] |= std::uint64_t{1} << bit_of<W>(i);  // Phi_n: all +1
+  std::uint64_t bm[2][kBitmapWords];
+  std::memcpy(bm[0], gm16, sizeof bm[0]);
+  std::memcpy(bm[1], gs16, sizeof bm[1]);
+  bitmap_to_layout<W>(st.g[0], bm[0]);
+  bitmap_to_layout<W>(st.g[1], bm[1]);
+  for (int wd = 0; wd < 4 * W; ++wd) {  // f: positions rho + 4W b < n, rho = wd / 4 + W (wd % 4)
+    const int count = (n - 1 - (wd / 4 + W * (wd % 4))) / (4 * W) + 1;
+    st.f[0][wd] = count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
+  }
+  wipe(cv, sizeof cv), wipe(gm16, sizeof gm16), wipe(gs16, sizeof gs16);
   st.w[0][0] = 1;  // w = 1: coefficient 0 is word 0, bit 0 in every layout
   // g_0 (two bits) and the sign of f_0 are tracked in scalars: the next g_0 is coefficient 1 of g
   // before the division, and f_0 changes only by the swap.
   st.g0m = st.g[0][0] & 1u, st.g0s = st.g[1][0] & 1u, st.f0s = 0;  // f = Phi_n: f_0 = +1
   st.delta = 1;
-  for (int h = W; h > a_width; h /= 2) {  // f, g start in width W (A <= W), v, w in width 1
-    halve_width(st.f[0], h / 2), halve_width(st.f[1], h / 2);
-    halve_width(st.g[0], h / 2), halve_width(st.g[1], h / 2);
-  }
+  narrow_fg(st, W, a_width);  // f, g start in width W (A <= W), v, w in width 1
   int k = 0;
   while (k < steps) {
-    const int wa = pow2_width(divsteps::fg_regs(n, k, W), W), wb = pow2_width(divsteps::vw_regs(k, W), W);
-    for (; a_width > wa; a_width /= 2) {
-      halve_width(st.f[0], a_width / 2), halve_width(st.f[1], a_width / 2);
-      halve_width(st.g[0], a_width / 2), halve_width(st.g[1], a_width / 2);
-    }
-    for (; b_width < wb; b_width *= 2) {
-      double_width(st.v[0], b_width), double_width(st.v[1], b_width);
-      double_width(st.w[0], b_width), double_width(st.w[1], b_width);
-    }
+    const int wa = layout_width(divsteps::fg_regs(n, k, W), W), wb = layout_width(divsteps::vw_regs(k, W), W);
+    narrow_fg(st, a_width, wa);
+    widen({st.v[0], st.v[1], st.w[0], st.w[1]}, b_width, wb);
+    a_width = wa, b_width = wb;
     // The widths change only at steps c where (2n - 3 - c) / 256 or (c + 1) / 256 changes:
     // c = 2n - 2 - 256 j or c = 256 j - 1. The phase ends at the first such c with other widths.
     int end = steps;
     for (int j = 0; j <= 2 * n / 256 + 1; ++j) {
       for (const int c : {2 * n - 2 - 256 * j, 256 * j - 1}) {
-        if (c > k && c < end && (pow2_width(divsteps::fg_regs(n, c, W), W) != wa ||
-                                 pow2_width(divsteps::vw_regs(c, W), W) != wb))
+        if (c > k && c < end && (layout_width(divsteps::fg_regs(n, c, W), W) != wa ||
+                                 layout_width(divsteps::vw_regs(c, W), W) != wb))
           end = c;
       }
     }
-    run_phase<W>(st, wa, wb, end - k);
+    run_phase(st, wa, wb, end - k);
     k = end;
   }
-  for (; b_width < W; b_width *= 2) {
-    double_width(st.v[0], b_width), double_width(st.v[1], b_width);
-  }
+  widen({st.v[0], st.v[1]}, b_width, W);
   const std::uint64_t f0_negative = st.f0s;
-  for (int i = 0; i + 1 < n; ++i) {  // r = f_0^-1 v reversed = f_0 v reversed
-    const int pos = n - 2 - i;
-    const std::uint64_t m = (st.v[0][word_of<W>(pos)] >> bit_of<W>(pos)) & 1u;
-    const std::uint64_t sg = ((st.v[1][word_of<W>(pos)] >> bit_of<W>(pos)) ^ f0_negative) & m;
-    r[i] = static_cast<std::uint16_t>(m + sg);
+  // r = f_0^-1 v reversed = f_0 v reversed: v to bitmaps, then 16 positions at a time, each bit
+  // spread to its lane, reversed into a copy with 16 words in front (r_i at index 16 + i).
+  for (std::uint64_t& w : st.v[1]) w ^= 0 - f0_negative;
+  layout_to_bitmap<W>(bm[0], st.v[0]);
+  layout_to_bitmap<W>(bm[1], st.v[1]);
+  std::memcpy(gm16, bm[0], sizeof bm[0]);
+  std::memcpy(gs16, bm[1], sizeof bm[1]);
+  const __m256i lane_bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                             static_cast<short>(0x8000));
+  const __m256i one = _mm256_set1_epi16(1);
+  for (int p = 0; p < n - 1; p += 16) {
+    const __m256i m = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<short>(gm16[p / 16])), lane_bit), lane_bit);
+    const __m256i sg = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<short>(gs16[p / 16])), lane_bit), lane_bit);
+    const __m256i val = _mm256_and_si256(m, _mm256_add_epi16(one, _mm256_and_si256(sg, one)));  // 0, 1 or 2
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(cv + 16 + n - 17 - p), reverse16(val));
   }
+  std::memcpy(r, cv + 16, 2 * static_cast<std::size_t>(n - 1));
   r[n - 1] = 0;
+  wipe(cv, sizeof cv), wipe(gm16, sizeof gm16), wipe(gs16, sizeof gs16), wipe(bm, sizeof bm);
   wipe(&st, sizeof st);
 }
 
