@@ -2,6 +2,7 @@
 // simd/avx2/ntru_avx2.h; this file itself is portable code (not compiled with -mavx2).
 #include "ntru/kernels.hpp"
 
+#include "ntru/pack.hpp"
 #include "ntru/sample.hpp"
 #include "ntru/sort.hpp"
 
@@ -24,6 +25,15 @@ const Kernels<P>& kernels_ref() noexcept {
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_sq_mul_ref<P>(r, a, b); },
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_s3_mul_ref<P>(r, a, b); },
       [](void*) noexcept {},
+      [](Poly<P>& r, const std::uint8_t* in) noexcept {
+        poly_s3_frombytes<P>(r, std::span<const std::uint8_t, P::pack_trinary_bytes>(in, P::pack_trinary_bytes));
+      },
+      [](Poly<P>& r, const std::uint8_t* in) noexcept {
+        poly_sq_frombytes<P>(r, std::span<const std::uint8_t, P::pack_q_bytes>(in, P::pack_q_bytes));
+      },
+      [](Poly<P>& r, const std::uint8_t* in) noexcept {
+        poly_rq_sum_zero_frombytes<P>(r, std::span<const std::uint8_t, P::pack_q_bytes>(in, P::pack_q_bytes));
+      },
   };
   return table;
 }
@@ -66,6 +76,9 @@ constexpr Kernels<P> make_avx2_table() noexcept {
         v::ntru_poly_s3_mul_in(r.c.data(), a.c.data(), b.c.data(), P::n, scratch);
       },
       [](void* scratch) noexcept { v::ntru_wipe_product_scratch(scratch, P::n); },
+      [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_s3_frombytes(r.c.data(), in, P::n); },
+      [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_q_frombytes(r.c.data(), in, P::n, P::logq, false); },
+      [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_q_frombytes(r.c.data(), in, P::n, P::logq, true); },
   };
 }
 

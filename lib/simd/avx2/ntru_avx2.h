@@ -94,4 +94,14 @@ inline constexpr std::size_t kNtruSortMaxLen = 1024;
 /// table's sample_fixed_type entry).
 void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int weight) noexcept;
 
+/// unpack_S3: r_{5j+k} = floor(in_j / 3^k) mod 3 for 5j + k < n - 1 (any byte value),
+/// r_{n-1} = 0; in holds ceil((n - 1) / 5) bytes (twin: poly_s3_frombytes).
+void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept;
+
+/// unpack_Sq (sum_zero false: r_{n-1} = 0) and unpack_Rq0 (sum_zero true: r_{n-1} =
+/// -(r_0 + ... + r_{n-2}) mod q): r_i = the logq-bit field i of the little-endian bit stream at
+/// in (ceil((n - 1) logq / 8) bytes; the unused bits of the last byte are ignored)
+/// (twins: poly_sq_frombytes, poly_rq_sum_zero_frombytes).
+void ntru_q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, int logq, bool sum_zero) noexcept;
+
 }  // namespace pqkem::simd::avx2

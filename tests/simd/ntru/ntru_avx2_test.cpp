@@ -18,6 +18,7 @@
 #include "../../ntru/test_util.hpp"
 #include "ntru/kernels.hpp"
 #include "ntru/ntru.hpp"
+#include "ntru/pack.hpp"
 #include "ntru/poly.hpp"
 #include "ntru/sample.hpp"
 #include "ntru/sort.hpp"
@@ -407,6 +408,52 @@ TYPED_TEST(NtruAvx2Kernel, SortAndSampleFixedType) {
       ++idx;
     }
   }
+}
+
+/// The decodings on random bytes (so S3 bytes above 242 and nonzero unused bits of the last Sq
+/// byte, as an attacker's ciphertext or a corrupted key may hold), all zeros, all 0xFF, and the
+/// encodings of random elements; each output poly starts filled with garbage, which must not
+/// survive in any coefficient.
+TYPED_TEST(NtruAvx2Kernel, Decodings) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8600 + P::n);
+  std::size_t idx = 0;
+  for (int i = 0; i < 40; ++i, ++idx) {
+    std::array<std::uint8_t, P::pack_trinary_bytes> t{};
+    std::array<std::uint8_t, P::pack_q_bytes> q{};
+    const int kind = i % 4;  // 0: random bytes, 1: zeros, 2: 0xFF, 3: encodings of random elements
+    if (kind == 0 || kind == 2) {
+      for (auto& b : t) b = static_cast<std::uint8_t>(kind == 2 ? 0xFF : rng());
+      for (auto& b : q) b = static_cast<std::uint8_t>(kind == 2 ? 0xFF : rng());
+    } else if (kind == 3) {
+      Poly<P> a = this->random_poly(rng, 3), b = this->random_poly(rng, P::q);
+      poly_s3_tobytes<P>(t, a);
+      poly_sq_tobytes<P>(q, b);
+    }
+    Poly<P> want = this->constant(0xABCD), got = this->constant(0x1234);
+    this->ref().poly_s3_frombytes(want, t.data()), this->avx2().poly_s3_frombytes(got, t.data());
+    EXPECT_POLY_EQ(got, want, "poly_s3_frombytes");
+    want = this->constant(0xABCD), got = this->constant(0x1234);
+    this->ref().poly_sq_frombytes(want, q.data()), this->avx2().poly_sq_frombytes(got, q.data());
+    EXPECT_POLY_EQ(got, want, "poly_sq_frombytes");
+    want = this->constant(0xABCD), got = this->constant(0x1234);
+    this->ref().poly_rq_sum_zero_frombytes(want, q.data()), this->avx2().poly_rq_sum_zero_frombytes(got, q.data());
+    EXPECT_POLY_EQ(got, want, "poly_rq_sum_zero_frombytes");
+  }
+#if PQKEM_HAVE_AVX2
+  if (cpu_has_avx2_kernels()) {  // the raw kernels read exactly the encoding: end it at a page edge
+    std::vector<std::uint8_t> t(P::pack_trinary_bytes), q(P::pack_q_bytes);
+    for (auto& b : t) b = static_cast<std::uint8_t>(rng());
+    for (auto& b : q) b = static_cast<std::uint8_t>(rng());
+    Poly<P> want, got;
+    poly_s3_frombytes<P>(want, std::span<const std::uint8_t, P::pack_trinary_bytes>(t.data(), t.size()));
+    simd::avx2::ntru_s3_frombytes(got.c.data(), t.data(), static_cast<int>(P::n));
+    EXPECT_POLY_EQ(got, want, "ntru_s3_frombytes (heap, exact size)");
+    poly_rq_sum_zero_frombytes<P>(want, std::span<const std::uint8_t, P::pack_q_bytes>(q.data(), q.size()));
+    simd::avx2::ntru_q_frombytes(got.c.data(), q.data(), static_cast<int>(P::n), P::logq, true);
+    EXPECT_POLY_EQ(got, want, "ntru_q_frombytes (heap, exact size)");
+  }
+#endif
 }
 
 /// The KEM run with each implementation selected (set_impl) gives the same bytes.

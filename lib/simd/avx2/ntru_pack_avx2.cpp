@@ -1,0 +1,198 @@
+// NTRU decodings in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contract): unpack_S3
+// and unpack_Sq / unpack_Rq0, 16 coefficients per step.
+//
+//  - S3: coefficient i is digit i mod 5 of byte i / 5. Each 128-bit half of a step holds eight
+//    consecutive coefficients, which read at most three consecutive bytes: one byte shuffle
+//    puts each coefficient's byte b in its 16-bit lane, and floor(b / 3^k) is a high-half
+//    product by a per-lane constant (exact for b < 256), so digit k = q_k - 3 q_(k+1). The
+//    shuffle and the constants depend only on the step's position mod 5 (80 coefficients = 16
+//    bytes): five patterns.
+//  - Sq: eight D-bit fields (D = logq = 11, 12, 13) are D bytes. Both halves of a 32-bit-lane
+//    vector see the group's 16 bytes; a byte shuffle puts the three bytes that hold field t in
+//    lane t, a per-lane variable shift and a mask finish it; two groups pack to 16 lanes.
+//
+// Loads of 16 bytes run past a group; near the end they read from a zero-padded copy of the
+// encoding's last 32 bytes (every encoding has more than 100), so nothing outside the encoding
+// is read. The patterns are tables built at compile time. Positions are public; coefficient
+// values move only through shuffles, shifts, masks and multiplications by constants.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "simd/avx2/ntru_avx2.h"
+
+namespace pqkem::simd::avx2 {
+namespace {
+
+void wipe(void* p, std::size_t len) noexcept {
+  std::memset(p, 0, len);
+  __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+/// floor(2x * c / 2^16) = floor(x / 3^k) for x < 256 with c = ceil(2^15 / 3^k), k = 0 .. 5.
+constexpr std::uint16_t kDiv[6] = {32768, 10923, 3641, 1214, 405, 135};
+static_assert(3 * 10923 * 2 - 65536 < 256 && 9 * 3641 * 2 - 65536 < 256 && 27 * 1214 * 2 - 65536 < 256 &&
+              81 * 405 * 2 - 65536 < 256 && 243 * 135 * 2 - 65536 < 256);
+
+/// The S3 patterns of a step at position p mod 5 (16 = 1 mod 5, so step s has p = s mod 5): its
+/// low half starts at phase phi = p, its high half at (p + 3) mod 5 (8 = 3 mod 5). For a half
+/// starting at coefficient 5 o + phi, lane t reads byte o + (phi + t) / 5 (the byte shuffle;
+/// high bytes zero) and takes digit k = (phi + t) mod 5 (the divisors 3^k and 3^(k+1)).
+struct S3Patterns {
+  alignas(32) std::uint8_t shuf[5][32] = {};
+  alignas(32) std::uint16_t div_lo[5][16] = {}, div_hi[5][16] = {};
+  constexpr S3Patterns() {
+    for (int p = 0; p < 5; ++p)
+      for (int h = 0; h < 2; ++h)
+        for (int t = 0; t < 8; ++t) {
+          const int phi = (p + 3 * h) % 5;
+          shuf[p][16 * h + 2 * t] = static_cast<std::uint8_t>((phi + t) / 5);
+          shuf[p][16 * h + 2 * t + 1] = 0x80;
+          div_lo[p][8 * h + t] = kDiv[(phi + t) % 5];
+          div_hi[p][8 * h + t] = kDiv[(phi + t) % 5 + 1];
+        }
+  }
+};
+alignas(32) constexpr S3Patterns kS3;
+
+/// The Sq patterns for D-bit fields (D = 11, 12, 13): field t of a group of eight (t < 8; lanes
+/// 0..3 in the low half, 4..7 in the high half, both halves reading the group's 16 bytes)
+/// starts at bit D t: the byte shuffle takes bytes D t / 8 .. + 2 (D + 7 <= 20 bits fit in
+/// three), the shift is D t mod 8.
+struct QPatterns {
+  alignas(32) std::uint8_t shuf[3][32] = {};
+  alignas(32) std::uint32_t shift[3][8] = {};
+  constexpr QPatterns() {
+    for (int d = 0; d < 3; ++d)
+      for (int t = 0; t < 8; ++t) {
+        const int D = 11 + d, byte = D * t / 8;
+        for (int j = 0; j < 4; ++j) shuf[d][16 * (t / 4) + 4 * (t % 4) + j] = j < 3 ? static_cast<std::uint8_t>(byte + j) : 0x80;
+        shift[d][t] = static_cast<std::uint32_t>(D * t % 8);
+      }
+  }
+};
+alignas(32) constexpr QPatterns kQ;
+
+inline __m256i load32(const void* p) noexcept { return _mm256_load_si256(static_cast<const __m256i*>(p)); }
+inline __m128i loadu16(const std::uint8_t* p) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+
+}  // namespace
+
+namespace {
+
+/// Sixteen S3 coefficients from step s = 5 S + j (j < 5, coefficients 16 s ..): the byte
+/// shuffle, 2 b, floor(b / 3^k) and floor(b / 3^(k+1)) per lane, digit k.
+template <int j>
+inline __m256i s3_step(__m128i lo_bytes, __m128i hi_bytes) noexcept {
+  const __m256i x = _mm256_inserti128_si256(_mm256_castsi128_si256(lo_bytes), hi_bytes, 1);
+  const __m256i b2 = _mm256_slli_epi16(_mm256_shuffle_epi8(x, load32(kS3.shuf[j])), 1);
+  const __m256i qk = _mm256_mulhi_epu16(b2, load32(kS3.div_lo[j])), qk1 = _mm256_mulhi_epu16(b2, load32(kS3.div_hi[j]));
+  return _mm256_sub_epi16(qk, _mm256_add_epi16(qk1, _mm256_add_epi16(qk1, qk1)));
+}
+
+/// Stores the first `count` lanes of v at r (count <= 16).
+inline void store_first(std::uint16_t* r, __m256i v, int count) noexcept {
+  if (count >= 16) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r), v);
+  } else {
+    alignas(32) std::uint16_t last[16];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(last), v);
+    std::memcpy(r, last, 2 * static_cast<std::size_t>(count));
+    wipe(last, sizeof last);
+  }
+}
+
+/// The eight D-bit fields of a group from its first 16 bytes, as 32-bit lanes.
+template <int D>
+inline __m256i q_group(__m128i bytes) noexcept {
+  const __m256i x = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(bytes), load32(kQ.shuf[D - 11]));
+  return _mm256_and_si256(_mm256_srlv_epi32(x, load32(kQ.shift[D - 11])), _mm256_set1_epi32((1 << D) - 1));
+}
+
+template <int D>
+void q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, bool sum_zero) noexcept {
+  const int deg = n - 1, bytes = (deg * D + 7) / 8;
+  // Groups whose 16-byte load stays inside the encoding read it in place; the last few read a
+  // zero-padded copy of its last 32 bytes (tail[j] = in[bytes - 32 + j]).
+  alignas(32) std::uint8_t tail[64] = {};
+  std::memcpy(tail, in + bytes - 32, 32);
+  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + off - (bytes - 32)); };
+  __m256i sum = _mm256_setzero_si256();
+  int c = 0;
+  for (; c + 16 <= deg && 2 * D * (c / 16) + D + 16 <= bytes; c += 16) {  // both groups in place
+    const int off = D * (c / 8);
+    const __m256i v = _mm256_permute4x64_epi64(
+        _mm256_packus_epi32(q_group<D>(loadu16(in + off)), q_group<D>(loadu16(in + off + D))), 0xD8);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + c), v);
+    sum = _mm256_add_epi16(sum, v);
+  }
+  for (; c < deg; c += 16) {  // public
+    const int off = D * (c / 8);
+    __m256i v = _mm256_permute4x64_epi64(_mm256_packus_epi32(q_group<D>(at(off)), q_group<D>(at(off + D))), 0xD8);
+    if (c + 16 > deg) {  // lanes from deg on (the unused bits of the last byte, then zeros) are dropped
+      const __m256i lane = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+      v = _mm256_and_si256(v, _mm256_cmpgt_epi16(_mm256_set1_epi16(static_cast<short>(deg - c)), lane));
+    }
+    store_first(r + c, v, deg - c);
+    sum = _mm256_add_epi16(sum, v);
+  }
+  if (sum_zero) {  // r_{n-1} = -(r_0 + ... + r_{n-2}) mod q; the sum mod 2^16 is enough
+    __m128i t = _mm_add_epi16(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    t = _mm_add_epi16(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(1, 0, 3, 2)));
+    t = _mm_add_epi16(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(2, 3, 0, 1)));
+    t = _mm_add_epi16(t, _mm_srli_epi32(t, 16));
+    const auto total = static_cast<std::uint16_t>(_mm_cvtsi128_si32(t));
+    r[n - 1] = static_cast<std::uint16_t>((0u - total) & ((1u << D) - 1));
+  } else {
+    r[n - 1] = 0;
+  }
+  wipe(tail, sizeof tail);
+  sum = _mm256_setzero_si256();
+  __asm__ volatile("" : : "x"(sum));
+}
+
+}  // namespace
+
+void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept {
+  const int deg = n - 1, bytes = (deg + 4) / 5;
+  // Five steps (80 coefficients, 16 bytes) at a time: step j of block S reads 16 bytes at
+  // 16 S + 16 j / 5 and at 16 S + (16 j + 8) / 5. Blocks whose loads stay inside the encoding
+  // read it in place; the rest read a zero-padded copy of its last 32 bytes.
+  alignas(32) std::uint8_t tail[64] = {};
+  std::memcpy(tail, in + bytes - 32, 32);
+  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + off - (bytes - 32)); };
+  int S = 0;
+  for (; 80 * S + 80 <= deg && 16 * S + 14 + 16 <= bytes; ++S) {  // the last load is at 16 S + 14
+    const std::uint8_t* p = in + 16 * S;
+    std::uint16_t* o = r + 80 * S;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), s3_step<0>(loadu16(p), loadu16(p + 1)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 16), s3_step<1>(loadu16(p + 3), loadu16(p + 4)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32), s3_step<2>(loadu16(p + 6), loadu16(p + 8)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 48), s3_step<3>(loadu16(p + 9), loadu16(p + 11)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 64), s3_step<4>(loadu16(p + 12), loadu16(p + 14)));
+  }
+  for (int c = 80 * S; c < deg; c += 16) {  // public
+    const __m128i lo = at(c / 5), hi = at((c + 8) / 5);
+    __m256i d;
+    switch ((c / 16) % 5) {
+      case 0: d = s3_step<0>(lo, hi); break;
+      case 1: d = s3_step<1>(lo, hi); break;
+      case 2: d = s3_step<2>(lo, hi); break;
+      case 3: d = s3_step<3>(lo, hi); break;
+      default: d = s3_step<4>(lo, hi); break;
+    }
+    store_first(r + c, d, deg - c);
+  }
+  r[n - 1] = 0;
+  wipe(tail, sizeof tail);
+}
+
+void ntru_q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, int logq, bool sum_zero) noexcept {
+  switch (logq) {  // public
+    case 11: q_frombytes<11>(r, in, n, sum_zero); return;
+    case 12: q_frombytes<12>(r, in, n, sum_zero); return;
+    default: q_frombytes<13>(r, in, n, sum_zero); return;
+  }
+}
+
+}  // namespace pqkem::simd::avx2
