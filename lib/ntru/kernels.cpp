@@ -34,6 +34,7 @@ const Kernels<P>& kernels_ref() noexcept {
       [](Poly<P>& r, const std::uint8_t* in) noexcept {
         poly_rq_sum_zero_frombytes<P>(r, std::span<const std::uint8_t, P::pack_q_bytes>(in, P::pack_q_bytes));
       },
+      [](Poly<P>& r, const Poly<P>& m) noexcept { poly_lift<P>(kernels_ref<P>(), r, m); },
   };
   return table;
 }
@@ -79,6 +80,10 @@ constexpr Kernels<P> make_avx2_table() noexcept {
       [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_s3_frombytes(r.c.data(), in, P::n); },
       [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_q_frombytes(r.c.data(), in, P::n, P::logq, false); },
       [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_q_frombytes(r.c.data(), in, P::n, P::logq, true); },
+      [](Poly<P>& r, const Poly<P>& m) noexcept {
+        if constexpr (P::hps) poly_z3_to_zq(r, m);  // HPS: Lift(m) = m in {0, 1, q - 1} form
+        else v::ntru_poly_lift_hrss(r.c.data(), m.c.data(), P::n, P::logq);
+      },
   };
 }
 

@@ -43,6 +43,8 @@ struct Kernels {
   void (*poly_s3_frombytes)(Poly<P>& r, const std::uint8_t* in) noexcept;
   void (*poly_sq_frombytes)(Poly<P>& r, const std::uint8_t* in) noexcept;
   void (*poly_rq_sum_zero_frombytes)(Poly<P>& r, const std::uint8_t* in) noexcept;
+  /// The message lift of poly.hpp (poly_lift).
+  void (*poly_lift)(Poly<P>& r, const Poly<P>& m) noexcept;
 };
 
 /// Bytes of product scratch: what the AVX2 products need (the portable ones need none).

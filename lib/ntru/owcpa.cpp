@@ -71,7 +71,7 @@ void owcpa_enc(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ct_bytes> c
   Poly<P> h, ct, liftm;
   k.poly_rq_sum_zero_frombytes(h, pk.data());
   k.poly_rq_mul(ct, r, h);
-  poly_lift(k, liftm, m);
+  k.poly_lift(liftm, m);
   for (std::size_t i = 0; i < P::n; ++i) ct.c[i] = static_cast<std::uint16_t>((ct.c[i] + liftm.c[i]) & (P::q - 1));
   poly_rq_sum_zero_tobytes<P>(c, ct);
 }
@@ -99,7 +99,7 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   if constexpr (P::hps) fail |= check_m_fails(m);
 
   // r = (c - Lift(m)) / h mod (q, Phi_n)
-  poly_lift(k, liftm, m);
+  k.poly_lift(liftm, m);
   for (std::size_t i = 0; i < P::n; ++i) b.c[i] = static_cast<std::uint16_t>((c.c[i] - liftm.c[i]) & (P::q - 1));
   k.poly_sq_frombytes(invh, sk.template subspan<2 * t, P::pack_q_bytes>().data());
   mul.sq_mul(r, b, invh);

@@ -104,4 +104,8 @@ void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept
 /// (twins: poly_sq_frombytes, poly_rq_sum_zero_frombytes).
 void ntru_q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, int logq, bool sum_zero) noexcept;
 
+/// NTRU-HRSS Lift: r = (x - 1) b with b = m / (x - 1) mod (3, Phi_n) in {0, 1, q - 1} form
+/// (b_{n-1} = 0). In: Z3. Out: Rq (twin: poly_lift of an HRSS parameter set). r may alias m.
+void ntru_poly_lift_hrss(std::uint16_t* r, const std::uint16_t* m, int n, int logq) noexcept;
+
 }  // namespace pqkem::simd::avx2

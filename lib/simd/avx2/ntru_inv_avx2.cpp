@@ -25,6 +25,7 @@
 
 #include "simd/avx2/ntru_avx2.h"
 #include "simd/avx2/ntru_divsteps_avx2.hpp"
+#include "simd/avx2/ntru_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
@@ -33,15 +34,10 @@ using divsteps::divstep_swap;
 using divsteps::low64;
 using divsteps::wipe;
 using divsteps::wipe_regs;
+using ntru_detail::mod3_16;
 
 inline std::uint32_t mod3_scalar(std::uint32_t x) noexcept {  // x < 2^17
   return x - 3 * static_cast<std::uint32_t>((std::uint64_t{x} * 43691u) >> 17);
-}
-
-/// x mod 3 in each 16-bit lane: floor(x / 3) = (x * 43691) >> 17 for x < 2^16.
-inline __m256i mod3_16(__m256i x) noexcept {
-  const __m256i q = _mm256_srli_epi16(_mm256_mulhi_epu16(x, _mm256_set1_epi16(static_cast<short>(43691))), 1);
-  return _mm256_sub_epi16(x, _mm256_add_epi16(q, _mm256_add_epi16(q, q)));
 }
 
 /// Words of a coefficient array padded to a multiple of 16 for every n (n <= 821).

@@ -15,9 +15,12 @@
 #include <cstring>
 
 #include "simd/avx2/ntru_avx2.h"
+#include "simd/avx2/ntru_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
+
+using ntru_detail::mod3_16;
 
 constexpr int kMaxN = 821;
 constexpr int kMaxBlocks = (kMaxN + 15) / 16;  // 52
@@ -140,12 +143,6 @@ void cyclic_padded(std::uint16_t* out, const std::uint16_t* a, const std::uint16
   wipe(bp, 32 * static_cast<std::size_t>(m));
   wipe(prod, 64 * static_cast<std::size_t>(m));
   wipe(scratch, 2 * static_cast<std::size_t>(karatsuba_scratch(m)));
-}
-
-/// x mod 3 in each lane, for any uint16 x: floor(x / 3) = (x * 43691) >> 17 below 2^17.
-inline __m256i mod3_16(__m256i x) noexcept {
-  const __m256i q = _mm256_srli_epi16(_mm256_mulhi_epu16(x, _mm256_set1_epi16(static_cast<short>(43691))), 1);
-  return _mm256_sub_epi16(x, _mm256_add_epi16(q, _mm256_add_epi16(q, q)));
 }
 
 // --- Toom-4 product, correct mod 2^13 ---------------------------------------------------------

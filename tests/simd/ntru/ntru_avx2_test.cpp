@@ -456,6 +456,24 @@ TYPED_TEST(NtruAvx2Kernel, Decodings) {
 #endif
 }
 
+/// The message lift (HRSS: a division by x - 1 mod (3, Phi_n), then the product by x - 1) on
+/// Z3 inputs, including m_{n-1} != 0, all twos and aliasing (r = m).
+TYPED_TEST(NtruAvx2Kernel, Lift) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8650 + P::n);
+  const auto ops = this->z3_operands(rng);
+  std::size_t idx = 0;
+  for (const Poly<P>& m : ops) {
+    Poly<P> want = this->constant(0xABCD), got = this->constant(0x1234);
+    this->ref().poly_lift(want, m), this->avx2().poly_lift(got, m);
+    EXPECT_POLY_EQ(got, want, "poly_lift");
+    Poly<P> inplace = m;
+    this->avx2().poly_lift(inplace, inplace);
+    EXPECT_POLY_EQ(inplace, want, "poly_lift (r = m)");
+    ++idx;
+  }
+}
+
 /// The KEM run with each implementation selected (set_impl) gives the same bytes.
 TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
   using P = TypeParam;
