@@ -7,6 +7,7 @@
 #include "bench_kernels.hpp"
 #include "ntru/kernels.hpp"
 #include "ntru/ntru.hpp"
+#include "ntru/pack.hpp"
 #include "ntru/poly.hpp"
 #include "ntru/sample.hpp"
 #include "ntru/sort.hpp"
@@ -26,6 +27,8 @@ std::vector<Kernel> ntru_kernels_for() {
     ntru::Poly<P> a, b, r, t;
     std::vector<std::int32_t> keys, unsorted;  // the sort runs on a fresh copy of `unsorted`
     std::array<std::uint8_t, P::sample_ft_bytes> ft_bytes{};
+    std::array<std::uint8_t, P::pack_trinary_bytes> s3_bytes{};
+    std::array<std::uint8_t, P::pack_q_bytes> q_bytes{};
   };
   auto st = std::make_shared<State>();
   std::mt19937 rng(2);
@@ -37,6 +40,8 @@ std::vector<Kernel> ntru_kernels_for() {
   for (auto& x : st->unsorted) x = static_cast<std::int32_t>(rng());
   st->keys = st->unsorted;
   for (auto& x : st->ft_bytes) x = static_cast<std::uint8_t>(rng());
+  ntru::poly_s3_tobytes<P>(st->s3_bytes, st->a);
+  ntru::poly_sq_tobytes<P>(st->q_bytes, st->b);
   std::vector<Kernel> k;
   // One set of entries per usable implementation, each running that backend's kernel table.
   for (const simd::Impl which : {simd::Impl::portable, simd::Impl::avx2}) {
@@ -58,6 +63,11 @@ std::vector<Kernel> ntru_kernels_for() {
                      keep(st->r);
                    }});
     }
+    if constexpr (!P::hps) {  // HPS: the lift is a change of representation
+      k.push_back({"poly_lift", impl, [st, kt] { kt->poly_lift(st->r, st->a); keep(st->r); }});
+    }
+    k.push_back({"unpack_S3", impl, [st, kt] { kt->poly_s3_frombytes(st->r, st->s3_bytes.data()); keep(st->r); }});
+    k.push_back({"unpack_Rq0", impl, [st, kt] { kt->poly_rq_sum_zero_frombytes(st->r, st->q_bytes.data()); keep(st->r); }});
     k.push_back({"poly_S3_inv", impl, [st, kt] { kt->poly_s3_inv(st->r, st->a); keep(st->r); }});
     k.push_back({"poly_R2_inv", impl, [st, kt] { kt->poly_r2_inv(st->r, st->a); keep(st->r); }});
     k.push_back({"poly_Rq_inv", impl, [st, kt] { kt->poly_rq_inv(st->r, st->a); keep(st->r); }});
