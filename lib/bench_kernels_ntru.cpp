@@ -66,8 +66,8 @@ std::vector<Kernel> ntru_kernels_for() {
     if constexpr (!P::hps) {  // HPS: the lift is a change of representation
       k.push_back({"poly_lift", impl, [st, kt] { kt->poly_lift(st->r, st->a); keep(st->r); }});
     }
-    k.push_back({"unpack_S3", impl, [st, kt] { kt->poly_s3_frombytes(st->r, st->s3_bytes.data()); keep(st->r); }});
-    k.push_back({"unpack_Rq0", impl, [st, kt] { kt->poly_rq_sum_zero_frombytes(st->r, st->q_bytes.data()); keep(st->r); }});
+    k.push_back({"unpack_S3", impl, [st, kt] { kt->poly_s3_frombytes(st->r, st->s3_bytes); keep(st->r); }});
+    k.push_back({"unpack_Rq0", impl, [st, kt] { kt->poly_rq_sum_zero_frombytes(st->r, st->q_bytes); keep(st->r); }});
     k.push_back({"poly_S3_inv", impl, [st, kt] { kt->poly_s3_inv(st->r, st->a); keep(st->r); }});
     k.push_back({"poly_R2_inv", impl, [st, kt] { kt->poly_r2_inv(st->r, st->a); keep(st->r); }});
     k.push_back({"poly_Rq_inv", impl, [st, kt] { kt->poly_rq_inv(st->r, st->a); keep(st->r); }});

@@ -25,15 +25,7 @@ const Kernels<P>& kernels_ref() noexcept {
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_sq_mul_ref<P>(r, a, b); },
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_s3_mul_ref<P>(r, a, b); },
       [](void*) noexcept {},
-      [](Poly<P>& r, const std::uint8_t* in) noexcept {
-        poly_s3_frombytes<P>(r, std::span<const std::uint8_t, P::pack_trinary_bytes>(in, P::pack_trinary_bytes));
-      },
-      [](Poly<P>& r, const std::uint8_t* in) noexcept {
-        poly_sq_frombytes<P>(r, std::span<const std::uint8_t, P::pack_q_bytes>(in, P::pack_q_bytes));
-      },
-      [](Poly<P>& r, const std::uint8_t* in) noexcept {
-        poly_rq_sum_zero_frombytes<P>(r, std::span<const std::uint8_t, P::pack_q_bytes>(in, P::pack_q_bytes));
-      },
+      poly_s3_frombytes<P>, poly_sq_frombytes<P>, poly_rq_sum_zero_frombytes<P>,
       [](Poly<P>& r, const Poly<P>& m) noexcept { poly_lift<P>(kernels_ref<P>(), r, m); },
   };
   return table;
@@ -77,9 +69,15 @@ constexpr Kernels<P> make_avx2_table() noexcept {
         v::ntru_poly_s3_mul_in(r.c.data(), a.c.data(), b.c.data(), P::n, scratch);
       },
       [](void* scratch) noexcept { v::ntru_wipe_product_scratch(scratch, P::n); },
-      [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_s3_frombytes(r.c.data(), in, P::n); },
-      [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_q_frombytes(r.c.data(), in, P::n, P::logq, false); },
-      [](Poly<P>& r, const std::uint8_t* in) noexcept { v::ntru_q_frombytes(r.c.data(), in, P::n, P::logq, true); },
+      [](Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept {
+        v::ntru_s3_frombytes(r.c.data(), in.data(), P::n);
+      },
+      [](Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+        v::ntru_q_frombytes(r.c.data(), in.data(), P::n, P::logq, false);
+      },
+      [](Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+        v::ntru_q_frombytes(r.c.data(), in.data(), P::n, P::logq, true);
+      },
       [](Poly<P>& r, const Poly<P>& m) noexcept {
         if constexpr (P::hps) poly_z3_to_zq(r, m);  // HPS: Lift(m) = m in {0, 1, q - 1} form
         else v::ntru_poly_lift_hrss(r.c.data(), m.c.data(), P::n, P::logq);

@@ -38,11 +38,10 @@ struct Kernels {
   void (*poly_sq_mul_in)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept;
   void (*poly_s3_mul_in)(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept;
   void (*wipe_product_scratch)(void* scratch) noexcept;
-  /// The decodings of pack.hpp: poly_s3_frombytes from P::pack_trinary_bytes at `in`,
-  /// poly_sq_frombytes and poly_rq_sum_zero_frombytes from P::pack_q_bytes.
-  void (*poly_s3_frombytes)(Poly<P>& r, const std::uint8_t* in) noexcept;
-  void (*poly_sq_frombytes)(Poly<P>& r, const std::uint8_t* in) noexcept;
-  void (*poly_rq_sum_zero_frombytes)(Poly<P>& r, const std::uint8_t* in) noexcept;
+  /// The decodings of pack.hpp.
+  void (*poly_s3_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept;
+  void (*poly_sq_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
+  void (*poly_rq_sum_zero_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
   /// The message lift of poly.hpp (poly_lift).
   void (*poly_lift)(Poly<P>& r, const Poly<P>& m) noexcept;
 };

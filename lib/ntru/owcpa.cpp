@@ -69,7 +69,7 @@ template <class P>
 void owcpa_enc(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
                std::span<const std::uint8_t, P::owcpa_pk_bytes> pk) noexcept {
   Poly<P> h, ct, liftm;
-  k.poly_rq_sum_zero_frombytes(h, pk.data());
+  k.poly_rq_sum_zero_frombytes(h, pk);
   k.poly_rq_mul(ct, r, h);
   k.poly_lift(liftm, m);
   for (std::size_t i = 0; i < P::n; ++i) ct.c[i] = static_cast<std::uint16_t>((ct.c[i] + liftm.c[i]) & (P::q - 1));
@@ -82,8 +82,8 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   constexpr std::size_t t = P::pack_trinary_bytes;
   Poly<P> c, f, cf, mf, finv3, m, liftm, b, invh, r;
 
-  k.poly_rq_sum_zero_frombytes(c, ciphertext.data());
-  k.poly_s3_frombytes(f, sk.template subspan<0, t>().data());
+  k.poly_rq_sum_zero_frombytes(c, ciphertext);
+  k.poly_s3_frombytes(f, sk.template subspan<0, t>());
   poly_z3_to_zq(f, f);
 
   // c f = 3 r g' + Lift(m) f mod (q, Phi_n) with small coefficients (g' = g or (x - 1) g): when
@@ -91,7 +91,7 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   ProductScratch<P> mul(k);  // the three products share one workspace
   mul.rq_mul(cf, c, f);
   poly_rq_to_s3(mf, cf);
-  k.poly_s3_frombytes(finv3, sk.template subspan<t, t>().data());
+  k.poly_s3_frombytes(finv3, sk.template subspan<t, t>());
   mul.s3_mul(m, mf, finv3);
   poly_s3_tobytes<P>(rm.template subspan<t, t>(), m);
 
@@ -101,7 +101,7 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   // r = (c - Lift(m)) / h mod (q, Phi_n)
   k.poly_lift(liftm, m);
   for (std::size_t i = 0; i < P::n; ++i) b.c[i] = static_cast<std::uint16_t>((c.c[i] - liftm.c[i]) & (P::q - 1));
-  k.poly_sq_frombytes(invh, sk.template subspan<2 * t, P::pack_q_bytes>().data());
+  k.poly_sq_frombytes(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
   mul.sq_mul(r, b, invh);
   fail |= check_r_fails(r);
 

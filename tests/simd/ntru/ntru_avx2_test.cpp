@@ -431,13 +431,13 @@ TYPED_TEST(NtruAvx2Kernel, Decodings) {
       poly_sq_tobytes<P>(q, b);
     }
     Poly<P> want = this->constant(0xABCD), got = this->constant(0x1234);
-    this->ref().poly_s3_frombytes(want, t.data()), this->avx2().poly_s3_frombytes(got, t.data());
+    this->ref().poly_s3_frombytes(want, t), this->avx2().poly_s3_frombytes(got, t);
     EXPECT_POLY_EQ(got, want, "poly_s3_frombytes");
     want = this->constant(0xABCD), got = this->constant(0x1234);
-    this->ref().poly_sq_frombytes(want, q.data()), this->avx2().poly_sq_frombytes(got, q.data());
+    this->ref().poly_sq_frombytes(want, q), this->avx2().poly_sq_frombytes(got, q);
     EXPECT_POLY_EQ(got, want, "poly_sq_frombytes");
     want = this->constant(0xABCD), got = this->constant(0x1234);
-    this->ref().poly_rq_sum_zero_frombytes(want, q.data()), this->avx2().poly_rq_sum_zero_frombytes(got, q.data());
+    this->ref().poly_rq_sum_zero_frombytes(want, q), this->avx2().poly_rq_sum_zero_frombytes(got, q);
     EXPECT_POLY_EQ(got, want, "poly_rq_sum_zero_frombytes");
   }
 #if PQKEM_HAVE_AVX2
