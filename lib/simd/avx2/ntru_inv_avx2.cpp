@@ -408,7 +408,7 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
     const __m256i m = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<short>(gm16[p / 16])), lane_bit), lane_bit);
     const __m256i sg = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<short>(gs16[p / 16])), lane_bit), lane_bit);
     const __m256i val = _mm256_and_si256(m, _mm256_add_epi16(one, _mm256_and_si256(sg, one)));  // 0, 1 or 2
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(cv + 16 + n - 17 - p), reverse16(val));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(cv + 16 + (n - 17 - p)), reverse16(val));
   }
   std::memcpy(r, cv + 16, 2 * static_cast<std::size_t>(n - 1));
   r[n - 1] = 0;

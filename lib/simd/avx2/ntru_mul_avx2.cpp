@@ -363,7 +363,7 @@ struct Toom4 {
   static inline __m256i block(const std::uint16_t* x, const std::uint16_t* tail, int off) noexcept {
     if (off + 16 <= n) return load16(x + off);  // compile-time after unrolling
     if (off >= n) return _mm256_setzero_si256();
-    return load16(tail + off - (n - 32));
+    return load16(tail + (off - (n - 32)));
   }
 
   /// Evaluates x (n words) into the 63 leaf operands of `side` (0: first, 1: second). tail:

@@ -116,7 +116,7 @@ void q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, bool sum_zero)
   // zero-padded copy of its last 32 bytes (tail[j] = in[bytes - 32 + j]).
   alignas(32) std::uint8_t tail[64] = {};
   std::memcpy(tail, in + bytes - 32, 32);
-  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + off - (bytes - 32)); };
+  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + (off - (bytes - 32))); };
   __m256i sum = _mm256_setzero_si256();
   int c = 0;
   for (; c + 16 <= deg && 2 * D * (c / 16) + D + 16 <= bytes; c += 16) {  // both groups in place
@@ -160,7 +160,7 @@ void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept
   // read it in place; the rest read a zero-padded copy of its last 32 bytes.
   alignas(32) std::uint8_t tail[64] = {};
   std::memcpy(tail, in + bytes - 32, 32);
-  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + off - (bytes - 32)); };
+  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + (off - (bytes - 32))); };
   int S = 0;
   for (; 80 * S + 80 <= deg && 16 * S + 14 + 16 <= bytes; ++S) {  // the last load is at 16 S + 14
     const std::uint8_t* p = in + 16 * S;
