@@ -34,14 +34,10 @@ using divsteps::divstep_swap;
 using divsteps::low64;
 using divsteps::wipe;
 using divsteps::wipe_regs;
+using ntru_detail::bits_to_lanes;
+using ntru_detail::kPadMax;
 using ntru_detail::mod3_16;
-
-inline std::uint32_t mod3_scalar(std::uint32_t x) noexcept {  // x < 2^17
-  return x - 3 * static_cast<std::uint32_t>((std::uint64_t{x} * 43691u) >> 17);
-}
-
-/// Words of a coefficient array padded to a multiple of 16 for every n (n <= 821).
-constexpr int kPadMax = 832;
+using ntru_detail::mod3_scalar;
 
 /// x <- x * X: register r moves to r + 1; the top register moves to register 0 one lane up (lane
 /// 3 to lane 0, one bit up). Coefficient 256 W - 1 falls off (it is 0 where this is used).
@@ -250,25 +246,16 @@ inline int layout_width(int regs, int W) noexcept {
   return regs <= 1 ? 1 : regs <= 2 ? 2 : 4;
 }
 
-/// `count` steps with f, g in width a and v, w in width b: every pair of widths the phases of
-/// n = 509 (1, 2), 677 and 701 (1, 2, 3) and 821 (1, 2, 4) use.
+/// `count` steps with f, g in width a and v, w in width b (1 <= a, b <= 4; public).
 void run_phase(S3Words& st, int a, int b, int count) noexcept {
-  switch (a * 8 + b) {
-    case 4 * 8 + 4: s3_steps<4, 4>(st, count); break;
-    case 4 * 8 + 2: s3_steps<4, 2>(st, count); break;
-    case 4 * 8 + 1: s3_steps<4, 1>(st, count); break;
-    case 3 * 8 + 3: s3_steps<3, 3>(st, count); break;
-    case 3 * 8 + 2: s3_steps<3, 2>(st, count); break;
-    case 3 * 8 + 1: s3_steps<3, 1>(st, count); break;
-    case 2 * 8 + 4: s3_steps<2, 4>(st, count); break;
-    case 2 * 8 + 3: s3_steps<2, 3>(st, count); break;
-    case 2 * 8 + 2: s3_steps<2, 2>(st, count); break;
-    case 2 * 8 + 1: s3_steps<2, 1>(st, count); break;
-    case 1 * 8 + 4: s3_steps<1, 4>(st, count); break;
-    case 1 * 8 + 3: s3_steps<1, 3>(st, count); break;
-    case 1 * 8 + 2: s3_steps<1, 2>(st, count); break;
-    default: s3_steps<1, 1>(st, count); break;
-  }
+  using Steps = void (*)(S3Words&, int) noexcept;
+  static constexpr Steps kSteps[4][4] = {
+      {s3_steps<1, 1>, s3_steps<1, 2>, s3_steps<1, 3>, s3_steps<1, 4>},
+      {s3_steps<2, 1>, s3_steps<2, 2>, s3_steps<2, 3>, s3_steps<2, 4>},
+      {s3_steps<3, 1>, s3_steps<3, 2>, s3_steps<3, 3>, s3_steps<3, 4>},
+      {s3_steps<4, 1>, s3_steps<4, 2>, s3_steps<4, 3>, s3_steps<4, 4>},
+  };
+  kSteps[a - 1][b - 1](st, count);
 }
 
 /// Positions up to kPadMax as a bitmap: bit j of word j / 64 is position j.
@@ -348,25 +335,23 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
   std::memset(cv, 0, 32);
   std::memcpy(cv + 16, a, 2 * static_cast<std::size_t>(n));
   const __m256i top2 = _mm256_set1_epi16(static_cast<short>(2 * mod3_scalar(a[n - 1])));
-  alignas(8) std::uint16_t gm16[4 * kBitmapWords] = {}, gs16[4 * kBitmapWords] = {};
+  std::uint64_t bm[2][kBitmapWords] = {};  // bits 16 q .. 16 q + 15 of bm[.][q / 4]: step q
   for (int p = 0; p < n - 1; p += 16) {
     const int lo = n - 17 - p;  // >= -15
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(cv + 16 + lo));
     const __m256i c = reverse16(mod3_16(_mm256_add_epi16(mod3_16(x), top2)));
-    const std::uint32_t live = n - 1 - p >= 16 ? 0xFFFFu : (1u << (n - 1 - p)) - 1;
-    gm16[p / 16] = static_cast<std::uint16_t>(~lane_bits(_mm256_cmpeq_epi16(c, _mm256_setzero_si256())) & live);
-    gs16[p / 16] = static_cast<std::uint16_t>(lane_bits(_mm256_cmpeq_epi16(c, _mm256_set1_epi16(2))) & live);
+    const std::uint64_t live = n - 1 - p >= 16 ? 0xFFFFu : (1u << (n - 1 - p)) - 1;
+    const int word = p / 64, shift = p % 64;
+    bm[0][word] |= (~std::uint64_t{lane_bits(_mm256_cmpeq_epi16(c, _mm256_setzero_si256()))} & live) << shift;
+    bm[1][word] |= (std::uint64_t{lane_bits(_mm256_cmpeq_epi16(c, _mm256_set1_epi16(2)))} & live) << shift;
   }
-  std::uint64_t bm[2][kBitmapWords];
-  std::memcpy(bm[0], gm16, sizeof bm[0]);
-  std::memcpy(bm[1], gs16, sizeof bm[1]);
   bitmap_to_layout<W>(st.g[0], bm[0]);
   bitmap_to_layout<W>(st.g[1], bm[1]);
   for (int wd = 0; wd < 4 * W; ++wd) {  // f: positions rho + 4W b < n, rho = wd / 4 + W (wd % 4)
     const int count = (n - 1 - (wd / 4 + W * (wd % 4))) / (4 * W) + 1;
     st.f[0][wd] = count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
   }
-  wipe(cv, sizeof cv), wipe(gm16, sizeof gm16), wipe(gs16, sizeof gs16);
+  wipe(cv, sizeof cv);
   st.w[0][0] = 1;  // w = 1: coefficient 0 is word 0, bit 0 in every layout
   // g_0 (two bits) and the sign of f_0 are tracked in scalars: the next g_0 is coefficient 1 of g
   // before the division, and f_0 changes only by the swap.
@@ -399,20 +384,17 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
   for (std::uint64_t& w : st.v[1]) w ^= 0 - f0_negative;
   layout_to_bitmap<W>(bm[0], st.v[0]);
   layout_to_bitmap<W>(bm[1], st.v[1]);
-  std::memcpy(gm16, bm[0], sizeof bm[0]);
-  std::memcpy(gs16, bm[1], sizeof bm[1]);
-  const __m256i lane_bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
-                                             static_cast<short>(0x8000));
   const __m256i one = _mm256_set1_epi16(1);
   for (int p = 0; p < n - 1; p += 16) {
-    const __m256i m = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<short>(gm16[p / 16])), lane_bit), lane_bit);
-    const __m256i sg = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<short>(gs16[p / 16])), lane_bit), lane_bit);
+    const int word = p / 64, shift = p % 64;
+    const __m256i m = bits_to_lanes(static_cast<std::uint16_t>(bm[0][word] >> shift));
+    const __m256i sg = bits_to_lanes(static_cast<std::uint16_t>(bm[1][word] >> shift));
     const __m256i val = _mm256_and_si256(m, _mm256_add_epi16(one, _mm256_and_si256(sg, one)));  // 0, 1 or 2
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(cv + 16 + (n - 17 - p)), reverse16(val));
   }
   std::memcpy(r, cv + 16, 2 * static_cast<std::size_t>(n - 1));
   r[n - 1] = 0;
-  wipe(cv, sizeof cv), wipe(gm16, sizeof gm16), wipe(gs16, sizeof gs16), wipe(bm, sizeof bm);
+  wipe(cv, sizeof cv), wipe(bm, sizeof bm);
   wipe(&st, sizeof st);
 }
 

@@ -15,14 +15,12 @@
 namespace pqkem::simd::avx2 {
 namespace {
 
+using ntru_detail::kPadMax;
+using ntru_detail::lanes_below;
 using ntru_detail::mod3_16;
-
-constexpr int kPadMax = 832;  // 16 ceil(n / 16) for every n
-
-void wipe(void* p, std::size_t len) noexcept {
-  std::memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
+using ntru_detail::mod3_scalar;
+using ntru_detail::sum_lanes16;
+using ntru_detail::wipe;
 
 /// Inclusive prefix sums of the 16 lanes of v (mod 2^16).
 inline __m256i prefix16(__m256i v) noexcept {
@@ -46,25 +44,19 @@ void ntru_poly_lift_hrss(std::uint16_t* r, const std::uint16_t* m, int n, int lo
   alignas(32) std::uint16_t b[kPadMax];
   std::memcpy(b, m, 2 * static_cast<std::size_t>(n));
   std::memset(b + n, 0, 2 * static_cast<std::size_t>(pad - n));
-  const __m256i lane = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   // mm = m mod (3, Phi_n): (m_i + 2 m_{n-1}) mod 3 (<= 6 before the reduction); lanes from n
   // on are zeroed. m1 = mm(1) (<= 2n).
   const __m256i t = _mm256_set1_epi16(static_cast<short>(2 * m[n - 1]));
   __m256i sum = _mm256_setzero_si256();
   for (int i = 0; i < pad; i += 16) {  // public bounds
-    const __m256i live = _mm256_cmpgt_epi16(_mm256_set1_epi16(static_cast<short>(n - i)), lane);
-    const __m256i mm = _mm256_and_si256(mod3_16(_mm256_add_epi16(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + i)), t)), live);
+    const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(b + i));
+    const __m256i mm = _mm256_and_si256(mod3_16(_mm256_add_epi16(x, t)), lanes_below(n - i));
     _mm256_store_si256(reinterpret_cast<__m256i*>(b + i), mm);
     sum = _mm256_add_epi16(sum, mm);
   }
-  __m128i s = _mm_add_epi16(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-  s = _mm_add_epi16(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(1, 0, 3, 2)));
-  s = _mm_add_epi16(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
-  s = _mm_add_epi16(s, _mm_srli_epi32(s, 16));
-  const std::uint32_t m1 = static_cast<std::uint16_t>(_mm_cvtsi128_si32(s));
-  // k = -m(1) / n mod 3 (n^-1 = n mod 3), as a non-negative value below 2^17.
-  const std::uint32_t x = 3u * 2u * static_cast<std::uint32_t>(n) - m1 * static_cast<std::uint32_t>(n % 3);
-  const std::uint32_t k = x - 3u * static_cast<std::uint32_t>((std::uint64_t{x} * 43691u) >> 17);
+  // k = -m(1) / n mod 3 (n^-1 = n mod 3), from a non-negative value below 2^17.
+  const std::uint32_t m1 = sum_lanes16(sum);
+  const std::uint32_t k = mod3_scalar(3u * 2u * static_cast<std::uint32_t>(n) - m1 * static_cast<std::uint32_t>(n % 3));
   // b_i = -(p_0 + ... + p_i) mod 3 with p_j = mm_j + k, for i < n - 1 (prefix sums <= 4 (n - 1)
   // < 2^16; 12 n is a multiple of 3 above them), then b_{n-1} = 0 and {0, 1, 2} -> {0, 1, q - 1}.
   const __m256i kv = _mm256_set1_epi16(static_cast<short>(k));
@@ -75,8 +67,7 @@ void ntru_poly_lift_hrss(std::uint16_t* r, const std::uint16_t* m, int n, int lo
     const __m256i local = prefix16(_mm256_add_epi16(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + i)), kv));
     const __m256i p = _mm256_add_epi16(local, carry);
     carry = _mm256_add_epi16(carry, last_lane(local));  // one add on the carried chain
-    const __m256i live = _mm256_cmpgt_epi16(_mm256_set1_epi16(static_cast<short>(n - 1 - i)), lane);
-    const __m256i d = _mm256_and_si256(mod3_16(_mm256_sub_epi16(c12n, p)), live);
+    const __m256i d = _mm256_and_si256(mod3_16(_mm256_sub_epi16(c12n, p)), lanes_below(n - 1 - i));
     const __m256i z = _mm256_or_si256(d, _mm256_and_si256(_mm256_sub_epi16(_mm256_setzero_si256(), _mm256_srli_epi16(d, 1)), qm));
     _mm256_store_si256(reinterpret_cast<__m256i*>(b + i), z);
   }

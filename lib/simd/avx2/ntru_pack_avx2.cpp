@@ -12,22 +12,22 @@
 //    lane t, a per-lane variable shift and a mask finish it; two groups pack to 16 lanes.
 //
 // Loads of 16 bytes run past a group; near the end they read from a zero-padded copy of the
-// encoding's last 32 bytes (every encoding has more than 100), so nothing outside the encoding
-// is read. The patterns are tables built at compile time. Positions are public; coefficient
+// encoding's last 32 bytes (class Encoding; every encoding has more than 100), so nothing
+// outside the encoding is read. The patterns are tables built at compile time. Positions are public; coefficient
 // values move only through shuffles, shifts, masks and multiplications by constants.
 #include <immintrin.h>
 
 #include <cstring>
 
 #include "simd/avx2/ntru_avx2.h"
+#include "simd/avx2/ntru_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
 
-void wipe(void* p, std::size_t len) noexcept {
-  std::memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
+using ntru_detail::lanes_below;
+using ntru_detail::sum_lanes16;
+using ntru_detail::wipe;
 
 /// floor(2x * c / 2^16) = floor(x / 3^k) for x < 256 with c = ceil(2^15 / 3^k), k = 0 .. 5.
 constexpr std::uint16_t kDiv[6] = {32768, 10923, 3641, 1214, 405, 135};
@@ -76,9 +76,25 @@ alignas(32) constexpr QPatterns kQ;
 inline __m256i load32(const void* p) noexcept { return _mm256_load_si256(static_cast<const __m256i*>(p)); }
 inline __m128i loadu16(const std::uint8_t* p) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
-}  // namespace
+/// An encoding of `len` bytes (len >= 32) read 16 bytes at a time: in place where the 16 bytes
+/// stay inside it, else from a zero-padded copy of its last 32 bytes (wiped on destruction).
+class Encoding {
+public:
+  Encoding(const std::uint8_t* in, int len) noexcept : m_in(in), m_len(len) { std::memcpy(m_tail, in + len - 32, 32); }
+  ~Encoding() { wipe(m_tail, sizeof m_tail); }
+  Encoding(const Encoding&) = delete;
+  Encoding& operator=(const Encoding&) = delete;
+  int size() const noexcept { return m_len; }
+  /// Bytes off .. off + 15 (zeros past the end); off is public.
+  __m128i at(int off) const noexcept {
+    return off + 16 <= m_len ? loadu16(m_in + off) : loadu16(m_tail + (off - (m_len - 32)));
+  }
 
-namespace {
+private:
+  const std::uint8_t* m_in;
+  int m_len;
+  alignas(32) std::uint8_t m_tail[64] = {};
+};
 
 /// Sixteen S3 coefficients from step s = 5 S + j (j < 5, coefficients 16 s ..): the byte
 /// shuffle, 2 b, floor(b / 3^k) and floor(b / 3^(k+1)) per lane, digit k.
@@ -111,42 +127,27 @@ inline __m256i q_group(__m128i bytes) noexcept {
 
 template <int D>
 void q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, bool sum_zero) noexcept {
-  const int deg = n - 1, bytes = (deg * D + 7) / 8;
-  // Groups whose 16-byte load stays inside the encoding read it in place; the last few read a
-  // zero-padded copy of its last 32 bytes (tail[j] = in[bytes - 32 + j]).
-  alignas(32) std::uint8_t tail[64] = {};
-  std::memcpy(tail, in + bytes - 32, 32);
-  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + (off - (bytes - 32))); };
+  const int deg = n - 1;
+  const Encoding enc(in, (deg * D + 7) / 8);
+  auto step = [&](__m128i lo, __m128i hi) noexcept {  // 16 fields from two groups' bytes
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(q_group<D>(lo), q_group<D>(hi)), 0xD8);
+  };
   __m256i sum = _mm256_setzero_si256();
   int c = 0;
-  for (; c + 16 <= deg && 2 * D * (c / 16) + D + 16 <= bytes; c += 16) {  // both groups in place
-    const int off = D * (c / 8);
-    const __m256i v = _mm256_permute4x64_epi64(
-        _mm256_packus_epi32(q_group<D>(loadu16(in + off)), q_group<D>(loadu16(in + off + D))), 0xD8);
+  for (; c + 16 <= deg && D * (c / 8) + D + 16 <= enc.size(); c += 16) {  // both loads in place
+    const std::uint8_t* p = in + D * (c / 8);
+    const __m256i v = step(loadu16(p), loadu16(p + D));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + c), v);
     sum = _mm256_add_epi16(sum, v);
   }
-  for (; c < deg; c += 16) {  // public
+  for (; c < deg; c += 16) {  // public; lanes from deg on (unused bits, then zeros) are dropped
     const int off = D * (c / 8);
-    __m256i v = _mm256_permute4x64_epi64(_mm256_packus_epi32(q_group<D>(at(off)), q_group<D>(at(off + D))), 0xD8);
-    if (c + 16 > deg) {  // lanes from deg on (the unused bits of the last byte, then zeros) are dropped
-      const __m256i lane = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-      v = _mm256_and_si256(v, _mm256_cmpgt_epi16(_mm256_set1_epi16(static_cast<short>(deg - c)), lane));
-    }
+    const __m256i v = _mm256_and_si256(step(enc.at(off), enc.at(off + D)), lanes_below(deg - c));
     store_first(r + c, v, deg - c);
     sum = _mm256_add_epi16(sum, v);
   }
-  if (sum_zero) {  // r_{n-1} = -(r_0 + ... + r_{n-2}) mod q; the sum mod 2^16 is enough
-    __m128i t = _mm_add_epi16(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    t = _mm_add_epi16(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(1, 0, 3, 2)));
-    t = _mm_add_epi16(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(2, 3, 0, 1)));
-    t = _mm_add_epi16(t, _mm_srli_epi32(t, 16));
-    const auto total = static_cast<std::uint16_t>(_mm_cvtsi128_si32(t));
-    r[n - 1] = static_cast<std::uint16_t>((0u - total) & ((1u << D) - 1));
-  } else {
-    r[n - 1] = 0;
-  }
-  wipe(tail, sizeof tail);
+  // Sq: r_{n-1} = 0. Rq0: r_{n-1} = -(r_0 + ... + r_{n-2}) mod q (the sum mod 2^16 is enough).
+  r[n - 1] = sum_zero ? static_cast<std::uint16_t>((0u - sum_lanes16(sum)) & ((1u << D) - 1)) : 0;
   sum = _mm256_setzero_si256();
   __asm__ volatile("" : : "x"(sum));
 }
@@ -154,15 +155,13 @@ void q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, bool sum_zero)
 }  // namespace
 
 void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept {
-  const int deg = n - 1, bytes = (deg + 4) / 5;
+  const int deg = n - 1;
+  const Encoding enc(in, (deg + 4) / 5);
   // Five steps (80 coefficients, 16 bytes) at a time: step j of block S reads 16 bytes at
-  // 16 S + 16 j / 5 and at 16 S + (16 j + 8) / 5. Blocks whose loads stay inside the encoding
-  // read it in place; the rest read a zero-padded copy of its last 32 bytes.
-  alignas(32) std::uint8_t tail[64] = {};
-  std::memcpy(tail, in + bytes - 32, 32);
-  auto at = [&](int off) noexcept { return off + 16 <= bytes ? loadu16(in + off) : loadu16(tail + (off - (bytes - 32))); };
+  // 16 S + 16 j / 5 and at 16 S + (16 j + 8) / 5, in place while the block's last load (at
+  // 16 S + 14) stays inside the encoding; the remaining steps one at a time through enc.at.
   int S = 0;
-  for (; 80 * S + 80 <= deg && 16 * S + 14 + 16 <= bytes; ++S) {  // the last load is at 16 S + 14
+  for (; 80 * S + 80 <= deg && 16 * S + 14 + 16 <= enc.size(); ++S) {
     const std::uint8_t* p = in + 16 * S;
     std::uint16_t* o = r + 80 * S;
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), s3_step<0>(loadu16(p), loadu16(p + 1)));
@@ -172,7 +171,7 @@ void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 64), s3_step<4>(loadu16(p + 12), loadu16(p + 14)));
   }
   for (int c = 80 * S; c < deg; c += 16) {  // public
-    const __m128i lo = at(c / 5), hi = at((c + 8) / 5);
+    const __m128i lo = enc.at(c / 5), hi = enc.at((c + 8) / 5);
     __m256i d;
     switch ((c / 16) % 5) {
       case 0: d = s3_step<0>(lo, hi); break;
@@ -184,7 +183,6 @@ void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept
     store_first(r + c, d, deg - c);
   }
   r[n - 1] = 0;
-  wipe(tail, sizeof tail);
 }
 
 void ntru_q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, int logq, bool sum_zero) noexcept {

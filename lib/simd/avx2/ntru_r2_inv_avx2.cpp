@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "simd/avx2/ntru_avx2.h"
+#include "simd/avx2/ntru_common_avx2.hpp"
 #include "simd/avx2/ntru_divsteps_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
@@ -277,12 +278,9 @@ void r2_inv(std::uint16_t* r, const std::uint16_t* a) noexcept {
   // r_i = bit N - 2 - i of v for i < N - 1; r_{N-1} = 0 (bit 64 L of the reversal).
   for (int i = 0; i < L; ++i) bits[i] = static_cast<std::uint64_t>(_mm_cvtsi128_si64(vw[i]));
   reverse_bits<L, kOff>(g, bits);
-  const __m256i lane_bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192,
-                                             16384, static_cast<short>(0x8000));
   for (int q = 0; q < 4 * L; ++q) {  // 16 coefficients at a time
-    const auto b16 = static_cast<short>((g[q / 4] >> (16 * (q % 4))) & 0xFFFF);
-    const __m256i x = _mm256_and_si256(_mm256_set1_epi16(b16), lane_bit);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(buf + 16 * q), _mm256_and_si256(_mm256_cmpeq_epi16(x, lane_bit), one));
+    const __m256i x = ntru_detail::bits_to_lanes(static_cast<std::uint16_t>(g[q / 4] >> (16 * (q % 4))));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(buf + 16 * q), _mm256_and_si256(x, one));
   }
   std::memcpy(r, buf, sizeof(std::uint16_t) * N);
   wipe(buf, sizeof buf), wipe(bits, sizeof bits), wipe(g, sizeof g);

@@ -61,47 +61,31 @@ void clean3(std::int32_t* buf, std::size_t live, std::size_t dv) noexcept {
   }
 }
 
-/// Half-cleaners, min to the lower vector, at vector distances dv, dv/2, ..., 1 (dv a power of
-/// two, the vector count a multiple of 8 and of 2dv): three per pass over memory, then two or
-/// one. Groups whose vectors are all >= live are skipped.
+/// Half-cleaners, min to the lower vector, at vector distances dv, dv/2, ..., lowest (powers of
+/// two, dv >= lowest; the vector count a multiple of 8 and of 2dv): three per pass over memory,
+/// then one pass of two (vectors j, j + d/2, j + d, j + 3d/2) or one (j, j + d), whose
+/// distances are compile-time. Groups whose vectors are all >= live are skipped.
+template <std::size_t lowest = 1>
 void clean_vectors(std::int32_t* buf, std::size_t live, std::size_t dv) noexcept {
-  for (; dv >= 4; dv /= 8) clean3(buf, live, dv);
-  if (dv == 2) {
-    for (std::size_t j = 0; j < live; j += 4) {
-      __m256i a0 = load8(buf + 8 * j), a1 = load8(buf + 8 * j + 8), a2 = load8(buf + 8 * j + 16), a3 = load8(buf + 8 * j + 24);
-      cx(a0, a2), cx(a1, a3);
-      cx(a0, a1), cx(a2, a3);
-      store8(buf + 8 * j, a0), store8(buf + 8 * j + 8, a1), store8(buf + 8 * j + 16, a2), store8(buf + 8 * j + 24, a3);
-    }
-  } else if (dv == 1) {
-    for (std::size_t j = 0; j < live; j += 2) {
-      __m256i a = load8(buf + 8 * j), b = load8(buf + 8 * j + 8);
-      cx(a, b);
-      store8(buf + 8 * j, a), store8(buf + 8 * j + 8, b);
-    }
-  }
-}
-
-/// Half-cleaners at vector distances dv, dv/2, ..., 8 (dv >= 8 a power of two; the stages
-/// below 8 are left to untranspose): three per pass, then one pass of two or one.
-void clean_vectors_to_8(std::int32_t* buf, std::size_t nv, std::size_t dv) noexcept {
-  for (; dv >= 32; dv /= 8) clean3(buf, nv, dv);
-  if (dv == 16) {  // distances 16 and 8: vectors j, j + 8, j + 16, j + 24
-    for (std::size_t s = 0; s < nv; s += 32) {
-      for (std::size_t j = s; j < s + 8; ++j) {
+  for (; dv >= 4 * lowest; dv /= 8) clean3(buf, live, dv);
+  if (dv == 2 * lowest) {
+    constexpr std::size_t d = 2 * lowest, h = lowest, e = 8 * h;
+    for (std::size_t s = 0; s < live; s += 2 * d) {
+      for (std::size_t j = s; j < s + h && j < live; ++j) {
         std::int32_t* p = buf + 8 * j;
-        __m256i a0 = load8(p), a1 = load8(p + 64), a2 = load8(p + 128), a3 = load8(p + 192);
+        __m256i a0 = load8(p), a1 = load8(p + e), a2 = load8(p + 2 * e), a3 = load8(p + 3 * e);
         cx(a0, a2), cx(a1, a3);
         cx(a0, a1), cx(a2, a3);
-        store8(p, a0), store8(p + 64, a1), store8(p + 128, a2), store8(p + 192, a3);
+        store8(p, a0), store8(p + e, a1), store8(p + 2 * e, a2), store8(p + 3 * e, a3);
       }
     }
-  } else if (dv == 8) {
-    for (std::size_t s = 0; s < nv; s += 16) {
-      for (std::size_t j = s; j < s + 8; ++j) {
-        __m256i a = load8(buf + 8 * j), b = load8(buf + 8 * j + 64);
+  } else if (dv == lowest) {
+    constexpr std::size_t e = 8 * lowest;
+    for (std::size_t s = 0; s < live; s += 2 * lowest) {
+      for (std::size_t j = s; j < s + lowest && j < live; ++j) {
+        __m256i a = load8(buf + 8 * j), b = load8(buf + 8 * j + e);
         cx(a, b);
-        store8(buf + 8 * j, a), store8(buf + 8 * j + 64, b);
+        store8(buf + 8 * j, a), store8(buf + 8 * j + e, b);
       }
     }
   }
@@ -160,7 +144,7 @@ void merge_lanes(std::int32_t* buf, std::size_t nv) noexcept {
     store8(buf + 8 * m0, b0), store8(buf + 8 * m1, b1), store8(buf + 8 * m2, b2), store8(buf + 8 * m3, b3);
   }
   if constexpr (T < 3) clean_vectors(buf, nv, nv / 8);
-  else if (nv >= 64) clean_vectors_to_8(buf, nv, nv / 8);
+  else if (nv >= 64) clean_vectors<8>(buf, nv, nv / 8);
 }
 
 /// Sorts the 8V wires of buf (V = nv >= 8 a power of two) in the transposed layout: first the
