@@ -50,8 +50,7 @@ void decaps(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<const std::
   Secret<32> k, k_reject;
   const Kernels<P>& kern = active_kernels<P>();  // one backend for the whole operation
   const std::uint32_t fail = owcpa_dec<P>(kern, rm.span(), c, sk.template first<P::owcpa_sk_bytes>());
-  hash::sha3_256(k.span(), {rm.view()});
-  hash::sha3_256(k_reject.span(), {sk.template subspan<P::owcpa_sk_bytes, P::prf_key_bytes>(), c});
+  kern.sha3_256_pair(k.span(), rm.view(), k_reject.span(), sk.template subspan<P::owcpa_sk_bytes, P::prf_key_bytes>(), c);
   const auto ok = static_cast<std::uint8_t>(ct::mask_is_zero(fail));
   ct::select(shared_key.data(), ok, k.bytes, k_reject.bytes, 32);
 }

@@ -2,6 +2,7 @@
 // simd/avx2/ntru_avx2.h; this file itself is portable code (not compiled with -mavx2).
 #include "ntru/kernels.hpp"
 
+#include "hash.hpp"
 #include "ntru/pack.hpp"
 #include "ntru/sample.hpp"
 #include "ntru/sort.hpp"
@@ -10,10 +11,20 @@
 #define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
 #endif
 #if PQKEM_HAVE_AVX2
+#include "simd/avx2/keccak_avx2.hpp"
 #include "simd/avx2/ntru_avx2.h"
 #endif
 
 namespace pqkem::ntru {
+namespace {
+
+void sha3_256_pair_ref(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1, ByteView m1a,
+                       ByteView m1b) noexcept {
+  hash::sha3_256(k0, {m0});
+  hash::sha3_256(k1, {m1a, m1b});
+}
+
+}  // namespace
 
 template <class P>
 const Kernels<P>& kernels_ref() noexcept {
@@ -27,6 +38,7 @@ const Kernels<P>& kernels_ref() noexcept {
       [](void*) noexcept {},
       poly_s3_frombytes<P>, poly_sq_frombytes<P>, poly_rq_sum_zero_frombytes<P>,
       [](Poly<P>& r, const Poly<P>& m) noexcept { poly_lift<P>(kernels_ref<P>(), r, m); },
+      sha3_256_pair_ref,
   };
   return table;
 }
@@ -81,6 +93,10 @@ constexpr Kernels<P> make_avx2_table() noexcept {
       [](Poly<P>& r, const Poly<P>& m) noexcept {
         if constexpr (P::hps) poly_z3_to_zq(r, m);  // HPS: Lift(m) = m in {0, 1, q - 1} form
         else v::ntru_poly_lift_hrss(r.c.data(), m.c.data(), P::n, P::logq);
+      },
+      [](std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1, ByteView m1a,
+         ByteView m1b) noexcept {
+        v::sha3_256_x2(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(), m1b.data(), m1b.size());
       },
   };
 }

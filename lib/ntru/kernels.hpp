@@ -11,6 +11,7 @@
 #include <span>
 
 #include "ntru/poly.hpp"
+#include "secret.hpp"
 #include "simd/avx2/ntru_avx2.h"  // declarations and constants only
 #include "simd/dispatch.hpp"
 
@@ -44,6 +45,10 @@ struct Kernels {
   void (*poly_rq_sum_zero_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
   /// The message lift of poly.hpp (poly_lift).
   void (*poly_lift)(Poly<P>& r, const Poly<P>& m) noexcept;
+  /// k0 = SHA3-256(m0) and k1 = SHA3-256(m1a || m1b): decapsulation's shared key and rejection
+  /// key, computed together (the AVX2 entry runs both in one 4-way permutation while it can).
+  void (*sha3_256_pair)(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1, ByteView m1a,
+                        ByteView m1b) noexcept;
 };
 
 /// Bytes of product scratch: what the AVX2 products need (the portable ones need none).

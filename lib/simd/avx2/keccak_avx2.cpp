@@ -208,44 +208,66 @@ inline void copy_message(std::uint8_t* dst, const LaneJob& j, std::size_t off, s
   if (n > from0) memcpy(dst + from0, j.p1 + (off + from0 - j.len0), n - from0);
 }
 
+/// XORs block b (of nblocks) of the job's message, padded with pad10*1 and the domain bits when
+/// it is the last, into the rate part of a state whose words are `stride` apart. block: 200 bytes
+/// of scratch.
+void absorb_block(std::uint64_t* st, int stride, std::size_t rate, const LaneJob& job, std::size_t b,
+                  std::size_t nblocks, std::uint8_t* block) {
+  const std::size_t len = job.len0 + job.len1, off = b * rate;
+  const std::size_t n = len - off < rate ? len - off : rate;  // the message bytes of this block
+  memset(block, 0, rate);
+  copy_message(block, job, off, n);
+  if (b + 1 == nblocks) {
+    block[n] ^= job.ds;
+    block[rate - 1] ^= 0x80;
+  }
+  for (std::size_t i = 0; i < rate / 8; ++i) st[stride * i] ^= load64(block + 8 * i);
+}
+
+/// Copies the first out_len bytes of a state whose words are `stride` apart to job.out.
+void squeeze_one(const std::uint64_t* st, int stride, const LaneJob& job, std::size_t out_len) {
+  for (std::size_t w = 0; w < out_len; w += 8) memcpy(job.out + w, st + stride * (w / 8), out_len - w < 8 ? out_len - w : 8);
+}
+
 /// Up to four one-block-output sponges of the same rate on inputs of different lengths: lane j
 /// absorbs len0 + len1 bytes (blocks = floor(len / rate) + 1 with the padding), and its output
-/// is copied right after its own last permutation; later permutations of that lane are unused.
-/// All lengths are public.
+/// is copied right after its own last permutation. Once a single lane has blocks left, it goes on
+/// alone with the one-state permutation, which costs less than the 4-way one. All lengths are public.
 void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t out_len) {
   alignas(32) std::uint64_t s[100];
+  std::uint64_t s1[25];
+  alignas(8) std::uint8_t block[200];
   memset(s, 0, sizeof s);
   std::size_t blocks[4] = {};
-  std::size_t total = 0;
-  for (int j = 0; j < lanes; ++j) {
-    blocks[j] = (jobs[j].len0 + jobs[j].len1) / rate + 1;
-    total = blocks[j] > total ? blocks[j] : total;
-  }
-  alignas(8) std::uint8_t block[200];
-  for (std::size_t b = 0; b < total; ++b) {
-    for (int j = 0; j < lanes; ++j) {
-      if (b >= blocks[j]) continue;
-      const std::size_t len = jobs[j].len0 + jobs[j].len1, off = b * rate;
-      const std::size_t n = len - off < rate ? len - off : rate;  // the message bytes of this block
-      memset(block, 0, rate);
-      copy_message(block, jobs[j], off, n);
-      if (b + 1 == blocks[j]) {  // the last block: pad10*1 with the domain bits
-        block[n] ^= jobs[j].ds;
-        block[rate - 1] ^= 0x80;
-      }
-      for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(block + 8 * i);
+  for (int j = 0; j < lanes; ++j) blocks[j] = (jobs[j].len0 + jobs[j].len1) / rate + 1;
+  std::size_t b = 0;
+  int alone = -1;  // the lane left, once it is the only one with blocks to go
+  for (;; ++b) {
+    int active = 0, last = 0;
+    for (int j = 0; j < lanes; ++j)
+      if (b < blocks[j]) ++active, last = j;
+    if (active <= 1) {
+      alone = active == 1 ? last : -1;
+      break;
     }
+    for (int j = 0; j < lanes; ++j)
+      if (b < blocks[j]) absorb_block(s + j, 4, rate, jobs[j], b, blocks[j], block);
     keccak_f1600_x4(s);
     for (int j = 0; j < lanes; ++j)
-      if (b + 1 == blocks[j])
-        for (std::size_t w = 0; w < out_len; w += 8) {
-          const std::size_t n = out_len - w < 8 ? out_len - w : 8;
-          memcpy(jobs[j].out + w, s + 4 * (w / 8) + j, n);
-        }
+      if (b + 1 == blocks[j]) squeeze_one(s + j, 4, jobs[j], out_len);
+  }
+  if (alone >= 0) {
+    for (int i = 0; i < 25; ++i) s1[i] = s[4 * i + alone];
+    for (; b < blocks[alone]; ++b) {
+      absorb_block(s1, 1, rate, jobs[alone], b, blocks[alone], block);
+      keccak_f1600_x1(s1);
+    }
+    squeeze_one(s1, 1, jobs[alone], out_len);
   }
   memset(block, 0, sizeof block);
   memset(s, 0, sizeof s);
-  __asm__ volatile("" : : "r"(s), "r"(block) : "memory");
+  memset(s1, 0, sizeof s1);
+  __asm__ volatile("" : : "r"(s), "r"(s1), "r"(block) : "memory");
 }
 
 }  // namespace
@@ -290,6 +312,12 @@ void sha3_256_shake256_x2(std::uint8_t h_out[32], const std::uint8_t* a, std::si
                           const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
                           std::size_t b1len) noexcept {
   const LaneJob jobs[2] = {{a, alen, nullptr, 0, 0x06, h_out}, {b0, b0len, b1, b1len, 0x1F, j_out}};
+  hash_lanes_x4(kRate256, jobs, 2, 32);
+}
+
+void sha3_256_x2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
+                 const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept {
+  const LaneJob jobs[2] = {{a, alen, nullptr, 0, 0x06, out0}, {b0, b0len, b1, b1len, 0x06, out1}};
   hash_lanes_x4(kRate256, jobs, 2, 32);
 }
 

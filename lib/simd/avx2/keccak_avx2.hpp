@@ -41,6 +41,11 @@ void sha3_256_shake256_x2(std::uint8_t h_out[32], const std::uint8_t* a, std::si
                           const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
                           std::size_t b1len) noexcept;
 
+/// SHA3-256(a) and SHA3-256(b0 || b1) at once (NTRU decapsulation's K and its rejection key),
+/// as two lanes of the 4-way permutation while both have blocks left, then the longer one alone.
+void sha3_256_x2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
+                 const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept;
+
 /// Four SHAKE128 instances read block by block (168 bytes), as SampleNTT needs.
 struct Shake128x4 {
   alignas(32) std::uint64_t s[100];

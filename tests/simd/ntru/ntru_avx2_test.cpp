@@ -13,9 +13,11 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../ntru/test_util.hpp"
+#include "hash.hpp"
 #include "ntru/kernels.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/pack.hpp"
@@ -471,6 +473,32 @@ TYPED_TEST(NtruAvx2Kernel, Lift) {
     this->avx2().poly_lift(inplace, inplace);
     EXPECT_POLY_EQ(inplace, want, "poly_lift (r = m)");
     ++idx;
+  }
+}
+
+/// Decapsulation's two hashes, K = H(rm) and the rejection key H(prf || c): at the real sizes, and
+/// at lengths around the rate (136) with either input the longer one, so the AVX2 entry's switch
+/// from two lanes to one state happens at every block count up to four.
+TYPED_TEST(NtruAvx2Kernel, DecapsulationHashes) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8680 + P::n);
+  std::vector<std::pair<std::size_t, std::size_t>> sizes = {{P::owcpa_msg_bytes, P::prf_key_bytes + P::ct_bytes}};
+  for (const std::size_t a : {0, 1, 135, 136, 137, 271, 272, 300, 543})
+    for (const std::size_t b : {0, 1, 135, 136, 137, 271, 272, 544}) sizes.emplace_back(a, b);
+  for (const auto& [alen, blen] : sizes) {
+    std::vector<std::uint8_t> a(alen + 1), b(blen + 1);
+    for (auto& x : a) x = static_cast<std::uint8_t>(rng());
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    const std::size_t split = static_cast<std::size_t>(rng() % (blen + 1));
+    const ByteView m0(a.data(), alen), m1a(b.data(), split), m1b(b.data() + split, blen - split);
+    std::array<std::uint8_t, 32> k0{}, k1{}, w0{}, w1{};
+    this->ref().sha3_256_pair(w0, m0, w1, m1a, m1b);
+    this->avx2().sha3_256_pair(k0, m0, k1, m1a, m1b);
+    EXPECT_EQ(k0, w0) << "first hash, lengths " << alen << ", " << blen;
+    EXPECT_EQ(k1, w1) << "second hash, lengths " << alen << ", " << blen << " split " << split;
+    std::array<std::uint8_t, 32> h{};
+    hash::sha3_256(h, {ByteView(b.data(), blen)});
+    EXPECT_EQ(w1, h) << "the portable pair hashes the concatenation";
   }
 }
 
