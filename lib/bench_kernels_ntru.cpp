@@ -67,6 +67,7 @@ std::vector<Kernel> ntru_kernels_for() {
       k.push_back({"poly_lift", impl, [st, kt] { kt->poly_lift(st->r, st->a); keep(st->r); }});
     }
     k.push_back({"unpack_S3", impl, [st, kt] { kt->poly_s3_frombytes(st->r, st->s3_bytes); keep(st->r); }});
+    k.push_back({"pack_S3", impl, [st, kt] { kt->poly_s3_tobytes(st->s3_bytes, st->a); keep(st->s3_bytes); }});
     k.push_back({"unpack_Rq0", impl, [st, kt] { kt->poly_rq_sum_zero_frombytes(st->r, st->q_bytes); keep(st->r); }});
     k.push_back({"poly_S3_inv", impl, [st, kt] { kt->poly_s3_inv(st->r, st->a); keep(st->r); }});
     k.push_back({"poly_R2_inv", impl, [st, kt] { kt->poly_r2_inv(st->r, st->a); keep(st->r); }});

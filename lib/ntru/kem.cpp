@@ -36,8 +36,8 @@ void encaps_derand(std::span<const std::uint8_t, P::pk_bytes> pk, std::span<cons
   Poly<P> r, m;
   Secret<P::owcpa_msg_bytes> rm;
   sample_rm<P>(k, r, m, coins);
-  poly_s3_tobytes<P>(rm.span().template subspan<0, t>(), r);
-  poly_s3_tobytes<P>(rm.span().template subspan<t, t>(), m);
+  k.poly_s3_tobytes(rm.span().template subspan<0, t>(), r);
+  k.poly_s3_tobytes(rm.span().template subspan<t, t>(), m);
   hash::sha3_256(shared_key, {rm.view()});
   poly_z3_to_zq(r, r);
   owcpa_enc<P>(k, c, r, m, pk);

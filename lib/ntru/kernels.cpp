@@ -36,7 +36,7 @@ const Kernels<P>& kernels_ref() noexcept {
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_sq_mul_ref<P>(r, a, b); },
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_s3_mul_ref<P>(r, a, b); },
       [](void*) noexcept {},
-      poly_s3_frombytes<P>, poly_sq_frombytes<P>, poly_rq_sum_zero_frombytes<P>,
+      poly_s3_frombytes<P>, poly_sq_frombytes<P>, poly_rq_sum_zero_frombytes<P>, poly_s3_tobytes<P>,
       [](Poly<P>& r, const Poly<P>& m) noexcept { poly_lift<P>(kernels_ref<P>(), r, m); },
       sha3_256_pair_ref,
   };
@@ -89,6 +89,9 @@ constexpr Kernels<P> make_avx2_table() noexcept {
       },
       [](Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
         v::ntru_q_frombytes(r.c.data(), in.data(), P::n, P::logq, true);
+      },
+      [](std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
+        v::ntru_s3_tobytes(out.data(), a.c.data(), P::n);
       },
       [](Poly<P>& r, const Poly<P>& m) noexcept {
         if constexpr (P::hps) poly_z3_to_zq(r, m);  // HPS: Lift(m) = m in {0, 1, q - 1} form

@@ -43,6 +43,8 @@ struct Kernels {
   void (*poly_s3_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept;
   void (*poly_sq_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
   void (*poly_rq_sum_zero_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
+  /// The S3 encoding of pack.hpp (poly_s3_tobytes).
+  void (*poly_s3_tobytes)(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept;
   /// The message lift of poly.hpp (poly_lift).
   void (*poly_lift)(Poly<P>& r, const Poly<P>& m) noexcept;
   /// k0 = SHA3-256(m0) and k1 = SHA3-256(m1a || m1b): decapsulation's shared key and rejection

@@ -42,8 +42,8 @@ void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_byte
   sample_fg<P>(k, f, g, seed);
 
   k.poly_s3_inv(finv3, f);
-  poly_s3_tobytes<P>(sk.template subspan<0, t>(), f);
-  poly_s3_tobytes<P>(sk.template subspan<t, t>(), finv3);
+  k.poly_s3_tobytes(sk.template subspan<0, t>(), f);
+  k.poly_s3_tobytes(sk.template subspan<t, t>(), finv3);
 
   poly_z3_to_zq(f, f);
   poly_z3_to_zq(g, g);
@@ -93,7 +93,7 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   poly_rq_to_s3(mf, cf);
   k.poly_s3_frombytes(finv3, sk.template subspan<t, t>());
   mul.s3_mul(m, mf, finv3);
-  poly_s3_tobytes<P>(rm.template subspan<t, t>(), m);
+  k.poly_s3_tobytes(rm.template subspan<t, t>(), m);
 
   std::uint32_t fail = 1u & ~q_encoding_is_canonical<P>(ciphertext);
   if constexpr (P::hps) fail |= check_m_fails(m);
@@ -106,7 +106,7 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   fail |= check_r_fails(r);
 
   poly_trinary_zq_to_z3(r, r);
-  poly_s3_tobytes<P>(rm.template subspan<0, t>(), r);
+  k.poly_s3_tobytes(rm.template subspan<0, t>(), r);
   return fail;
 }
 

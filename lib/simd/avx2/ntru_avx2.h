@@ -98,6 +98,10 @@ void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int 
 /// r_{n-1} = 0; in holds ceil((n - 1) / 5) bytes (twin: poly_s3_frombytes).
 void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept;
 
+/// pack_S3: out_j = sum_k 3^k c_{5j+k} over 5j + k < n - 1, ceil((n - 1) / 5) bytes, for c in
+/// {0, 1, 2} (twin: poly_s3_tobytes).
+void ntru_s3_tobytes(std::uint8_t* out, const std::uint16_t* c, int n) noexcept;
+
 /// unpack_Sq (sum_zero false: r_{n-1} = 0) and unpack_Rq0 (sum_zero true: r_{n-1} =
 /// -(r_0 + ... + r_{n-2}) mod q): r_i = the logq-bit field i of the little-endian bit stream at
 /// in (ceil((n - 1) logq / 8) bytes; the unused bits of the last byte are ignored)

@@ -458,6 +458,31 @@ TYPED_TEST(NtruAvx2Kernel, Decodings) {
 #endif
 }
 
+/// pack_S3 on the Z3 operand set (including c_{n-1} != 0, which the encoding leaves out): the
+/// same bytes as the portable twin, and nothing written past the encoding.
+TYPED_TEST(NtruAvx2Kernel, S3Encoding) {
+  using P = TypeParam;
+  constexpr std::size_t t = P::pack_trinary_bytes;
+  std::mt19937_64 rng(8660 + P::n);
+  const auto ops = this->z3_operands(rng);
+  std::size_t idx = 0;
+  for (const Poly<P>& a : ops) {
+    std::array<std::uint8_t, t + 32> want{}, got{};
+    want.fill(0xA5), got.fill(0xA5);
+    this->ref().poly_s3_tobytes(std::span<std::uint8_t, t>(want.data(), t), a);
+    this->avx2().poly_s3_tobytes(std::span<std::uint8_t, t>(got.data(), t), a);
+    EXPECT_TRUE(got == want) << "poly_s3_tobytes differs (case " << idx << ")";
+    EXPECT_TRUE(std::all_of(got.begin() + t, got.end(), [](std::uint8_t b) { return b == 0xA5; }))
+        << "written past the encoding (case " << idx << ")";
+    Poly<P> back;
+    poly_s3_frombytes<P>(back, std::span<const std::uint8_t, t>(got.data(), t));
+    Poly<P> canon = a;
+    canon.c[P::n - 1] = 0;
+    EXPECT_POLY_EQ(back, canon, "unpack_S3(pack_S3(a))");
+    ++idx;
+  }
+}
+
 /// The message lift (HRSS: a division by x - 1 mod (3, Phi_n), then the product by x - 1) on
 /// Z3 inputs, including m_{n-1} != 0, all twos and aliasing (r = m).
 TYPED_TEST(NtruAvx2Kernel, Lift) {
