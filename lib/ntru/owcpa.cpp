@@ -9,27 +9,31 @@ namespace pqkem::ntru {
 namespace {
 
 /// 1 if m is not of fixed type (exactly weight/2 coefficients 1 and weight/2 coefficients 2), else 0.
-/// In: Z3.
+/// In: Z3. (16-bit counters, n < 2^16: the loop vectorizes in 16-bit lanes.)
 template <class P>
 std::uint32_t check_m_fails(const Poly<P>& m) noexcept {
-  std::uint32_t ones = 0, twos = 0;
+  std::uint16_t ones = 0, twos = 0;
   for (std::size_t i = 0; i < P::n; ++i) {
-    ones += m.c[i] & 1u;
-    twos += static_cast<std::uint32_t>(m.c[i]) >> 1;
+    ones = static_cast<std::uint16_t>(ones + (m.c[i] & 1u));
+    twos = static_cast<std::uint16_t>(twos + (m.c[i] >> 1));
   }
   constexpr std::uint32_t half = P::weight / 2;
   return 1u & ~ct::mask_is_zero((ones ^ half) | (twos ^ half));
 }
 
-/// 1 unless r_i is in {0, 1, q - 1} for i < n - 1 and r_{n-1} = 0, else 0. In: Rq.
+/// 1 unless r_i is in {0, 1, q - 1} for i < n - 1 and r_{n-1} = 0, else 0. In: Rq. With t = r_i + 1
+/// mod q, r_i is good exactly when t <= 2, and then 2 - t mod 2^16 is below 2^15; for t in
+/// [3, q) it is at least 2^16 + 2 - q >= 2^15. So bit 15 of the OR of all 2 - t tells, in
+/// 16-bit lanes.
 template <class P>
 std::uint32_t check_r_fails(const Poly<P>& r) noexcept {
-  std::uint32_t bad = r.c[P::n - 1];
+  static_assert(P::q <= 32768);
+  std::uint16_t bad = 0;
   for (std::size_t i = 0; i + 1 < P::n; ++i) {
-    const std::uint32_t t = (r.c[i] + 1u) & (P::q - 1);  // {0, 1, 2} exactly for {q - 1, 0, 1}
-    bad |= (2u - t) >> 31;
+    const std::uint16_t t = static_cast<std::uint16_t>((r.c[i] + 1u) & (P::q - 1));
+    bad = static_cast<std::uint16_t>(bad | (2u - t));
   }
-  return 1u & ~ct::mask_is_zero(bad);
+  return 1u & ~ct::mask_is_zero((bad >> 15) | r.c[P::n - 1]);
 }
 
 }  // namespace
@@ -68,11 +72,11 @@ void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_byte
 template <class P>
 void owcpa_enc(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
                std::span<const std::uint8_t, P::owcpa_pk_bytes> pk) noexcept {
-  Poly<P> h, ct, liftm;
+  Poly<P> h, ct;
   k.poly_rq_sum_zero_frombytes(h, pk);
   k.poly_rq_mul(ct, r, h);
-  k.poly_lift(liftm, m);
-  for (std::size_t i = 0; i < P::n; ++i) ct.c[i] = static_cast<std::uint16_t>((ct.c[i] + liftm.c[i]) & (P::q - 1));
+  k.poly_lift(h, m);  // h is no longer needed: it holds Lift(m)
+  for (std::size_t i = 0; i < P::n; ++i) ct.c[i] = static_cast<std::uint16_t>((ct.c[i] + h.c[i]) & (P::q - 1));
   poly_rq_sum_zero_tobytes<P>(c, ct);
 }
 
@@ -80,7 +84,9 @@ template <class P>
 std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
                         std::span<const std::uint8_t, P::owcpa_sk_bytes> sk) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
-  Poly<P> c, f, cf, mf, finv3, m, liftm, b, invh, r;
+  // Five polynomials, reused (each one is written in full before it is read again): f holds f,
+  // then f^-1 mod 3, then h^-1; x holds c f, then m f mod 3, then Lift(m), then c - Lift(m).
+  Poly<P> c, f, x, m, r;
 
   k.poly_rq_sum_zero_frombytes(c, ciphertext);
   k.poly_s3_frombytes(f, sk.template subspan<0, t>());
@@ -89,20 +95,20 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   // c f = 3 r g' + Lift(m) f mod (q, Phi_n) with small coefficients (g' = g or (x - 1) g): when
   // decryption succeeds its centered form reduced mod 3 is m f, and m = (m f) f^-1 in S3.
   ProductScratch<P> mul(k);  // the three products share one workspace
-  mul.rq_mul(cf, c, f);
-  poly_rq_to_s3(mf, cf);
-  k.poly_s3_frombytes(finv3, sk.template subspan<t, t>());
-  mul.s3_mul(m, mf, finv3);
+  mul.rq_mul(x, c, f);
+  poly_rq_to_s3(x, x);
+  k.poly_s3_frombytes(f, sk.template subspan<t, t>());
+  mul.s3_mul(m, x, f);
   k.poly_s3_tobytes(rm.template subspan<t, t>(), m);
 
   std::uint32_t fail = 1u & ~q_encoding_is_canonical<P>(ciphertext);
   if constexpr (P::hps) fail |= check_m_fails(m);
 
   // r = (c - Lift(m)) / h mod (q, Phi_n)
-  k.poly_lift(liftm, m);
-  for (std::size_t i = 0; i < P::n; ++i) b.c[i] = static_cast<std::uint16_t>((c.c[i] - liftm.c[i]) & (P::q - 1));
-  k.poly_sq_frombytes(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
-  mul.sq_mul(r, b, invh);
+  k.poly_lift(x, m);
+  for (std::size_t i = 0; i < P::n; ++i) x.c[i] = static_cast<std::uint16_t>((c.c[i] - x.c[i]) & (P::q - 1));
+  k.poly_sq_frombytes(f, sk.template subspan<2 * t, P::pack_q_bytes>());
+  mul.sq_mul(r, x, f);
   fail |= check_r_fails(r);
 
   poly_trinary_zq_to_z3(r, r);
