@@ -39,7 +39,7 @@ void encaps_derand(std::span<const std::uint8_t, P::pk_bytes> pk, std::span<cons
   k.poly_s3_tobytes(rm.span().template subspan<0, t>(), r);
   k.poly_s3_tobytes(rm.span().template subspan<t, t>(), m);
   hash::sha3_256(shared_key, {rm.view()});
-  poly_z3_to_zq(r, r);
+  k.poly_z3_to_zq(r, r);
   owcpa_enc<P>(k, c, r, m, pk);
 }
 

@@ -36,7 +36,8 @@ const Kernels<P>& kernels_ref() noexcept {
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_sq_mul_ref<P>(r, a, b); },
       [](Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void*) noexcept { poly_s3_mul_ref<P>(r, a, b); },
       [](void*) noexcept {},
-      poly_s3_frombytes<P>, poly_sq_frombytes<P>, poly_rq_sum_zero_frombytes<P>, poly_s3_tobytes<P>,
+      poly_s3_frombytes<P>, poly_sq_frombytes<P>, poly_rq_sum_zero_frombytes<P>,
+      poly_rq_to_s3<P>, poly_z3_to_zq<P>, poly_trinary_zq_to_z3<P>, poly_s3_tobytes<P>,
       [](Poly<P>& r, const Poly<P>& m) noexcept { poly_lift<P>(kernels_ref<P>(), r, m); },
       sha3_256_pair_ref,
   };
@@ -90,11 +91,14 @@ constexpr Kernels<P> make_avx2_table() noexcept {
       [](Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
         v::ntru_q_frombytes(r.c.data(), in.data(), P::n, P::logq, true);
       },
+      [](Poly<P>& r, const Poly<P>& a) noexcept { v::ntru_rq_to_s3(r.c.data(), a.c.data(), P::n, P::logq); },
+      [](Poly<P>& r, const Poly<P>& a) noexcept { v::ntru_z3_to_zq(r.c.data(), a.c.data(), P::n, P::logq); },
+      [](Poly<P>& r, const Poly<P>& a) noexcept { v::ntru_trinary_zq_to_z3(r.c.data(), a.c.data(), P::n, P::logq); },
       [](std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
         v::ntru_s3_tobytes(out.data(), a.c.data(), P::n);
       },
       [](Poly<P>& r, const Poly<P>& m) noexcept {
-        if constexpr (P::hps) poly_z3_to_zq(r, m);  // HPS: Lift(m) = m in {0, 1, q - 1} form
+        if constexpr (P::hps) v::ntru_z3_to_zq(r.c.data(), m.c.data(), P::n, P::logq);  // HPS: m in {0, 1, q - 1} form
         else v::ntru_poly_lift_hrss(r.c.data(), m.c.data(), P::n, P::logq);
       },
       [](std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1, ByteView m1a,

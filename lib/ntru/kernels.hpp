@@ -43,6 +43,10 @@ struct Kernels {
   void (*poly_s3_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept;
   void (*poly_sq_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
   void (*poly_rq_sum_zero_frombytes)(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
+  /// The coefficient conversions of poly.hpp (r may alias a).
+  void (*poly_rq_to_s3)(Poly<P>& r, const Poly<P>& a) noexcept;
+  void (*poly_z3_to_zq)(Poly<P>& r, const Poly<P>& a) noexcept;
+  void (*poly_trinary_zq_to_z3)(Poly<P>& r, const Poly<P>& a) noexcept;
   /// The S3 encoding of pack.hpp (poly_s3_tobytes).
   void (*poly_s3_tobytes)(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept;
   /// The message lift of poly.hpp (poly_lift).

@@ -49,8 +49,8 @@ void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_byte
   k.poly_s3_tobytes(sk.template subspan<0, t>(), f);
   k.poly_s3_tobytes(sk.template subspan<t, t>(), finv3);
 
-  poly_z3_to_zq(f, f);
-  poly_z3_to_zq(g, g);
+  k.poly_z3_to_zq(f, f);
+  k.poly_z3_to_zq(g, g);
   if constexpr (P::hrss) k.poly_mul_x_minus_1(g, g);  // HRSS: g <- (x - 1) g
   for (auto& x : g.c) x = static_cast<std::uint16_t>((3u * x) & (P::q - 1));  // g <- 3 g
 
@@ -90,13 +90,13 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
 
   k.poly_rq_sum_zero_frombytes(c, ciphertext);
   k.poly_s3_frombytes(f, sk.template subspan<0, t>());
-  poly_z3_to_zq(f, f);
+  k.poly_z3_to_zq(f, f);
 
   // c f = 3 r g' + Lift(m) f mod (q, Phi_n) with small coefficients (g' = g or (x - 1) g): when
   // decryption succeeds its centered form reduced mod 3 is m f, and m = (m f) f^-1 in S3.
   ProductScratch<P> mul(k);  // the three products share one workspace
   mul.rq_mul(x, c, f);
-  poly_rq_to_s3(x, x);
+  k.poly_rq_to_s3(x, x);
   k.poly_s3_frombytes(f, sk.template subspan<t, t>());
   mul.s3_mul(m, x, f);
   k.poly_s3_tobytes(rm.template subspan<t, t>(), m);
@@ -111,7 +111,7 @@ std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ms
   mul.sq_mul(r, x, f);
   fail |= check_r_fails(r);
 
-  poly_trinary_zq_to_z3(r, r);
+  k.poly_trinary_zq_to_z3(r, r);
   k.poly_s3_tobytes(rm.template subspan<0, t>(), r);
   return fail;
 }

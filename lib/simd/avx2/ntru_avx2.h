@@ -98,6 +98,12 @@ void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int 
 /// r_{n-1} = 0; in holds ceil((n - 1) / 5) bytes (twin: poly_s3_frombytes).
 void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept;
 
+/// The coefficient conversions of poly.hpp, for n >= 16 coefficients; r may alias a. Rq -> S3
+/// (twin: poly_rq_to_s3), Z3 -> Zq (poly_z3_to_zq), trinary Zq -> Z3 (poly_trinary_zq_to_z3).
+void ntru_rq_to_s3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
+void ntru_z3_to_zq(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
+void ntru_trinary_zq_to_z3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept;
+
 /// pack_S3: out_j = sum_k 3^k c_{5j+k} over 5j + k < n - 1, ceil((n - 1) / 5) bytes, for c in
 /// {0, 1, 2} (twin: poly_s3_tobytes).
 void ntru_s3_tobytes(std::uint8_t* out, const std::uint16_t* c, int n) noexcept;

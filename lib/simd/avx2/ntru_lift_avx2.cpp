@@ -1,4 +1,5 @@
-// NTRU-HRSS message lift in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contract).
+// NTRU-HRSS message lift and the coefficient conversions Rq -> S3, Z3 -> Zq (HPS's lift) and
+// trinary Zq -> Z3 in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contracts).
 //
 // The portable lift (lib/ntru/poly.cpp) divides m by (x - 1) mod (3, Phi_n) with a running
 // prefix sum, one coefficient at a time, and its 16-bit stores then meet the wide loads of the
@@ -37,7 +38,52 @@ inline __m256i last_lane(__m256i v) noexcept {
   return _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v, 0xFF), _mm256_set1_epi16(0x0706));
 }
 
+/// r_i = f(a_i) for i < n, 16 lanes at a time; r may alias a. The last block (ending at n,
+/// overlapping the one before it when 16 does not divide n) is read before anything is written,
+/// so in place it still sees the input.
+template <class F>
+inline void map16(std::uint16_t* r, const std::uint16_t* a, int n, F f) noexcept {
+  const __m256i last = f(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + n - 16)));
+  for (int i = 0; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + i), f(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + n - 16), last);
+}
+
 }  // namespace
+
+void ntru_rq_to_s3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+  // As poly_rq_to_s3: lift(v) = c + (c >> (logq - 1)) (-q mod 3) with c = v mod q (a
+  // representative of the centered value mod 3, below q + 2), then (lift(a_i) + 2 lift(a_{n-1}))
+  // mod 3, below 3 (q + 2) < 2^16.
+  const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1));
+  const __m256i minus_q_mod_3 = _mm256_set1_epi16(static_cast<short>(logq % 2 ? 1 : 2));  // 2^odd = 2, 2^even = 1 mod 3
+  const __m128i top_shift = _mm_cvtsi32_si128(logq - 1);
+  const auto lift = [&](__m256i v) noexcept {
+    const __m256i c = _mm256_and_si256(v, mask);
+    return _mm256_add_epi16(c, _mm256_mullo_epi16(_mm256_srl_epi16(c, top_shift), minus_q_mod_3));
+  };
+  const __m256i t = _mm256_slli_epi16(lift(_mm256_set1_epi16(static_cast<short>(a[n - 1]))), 1);
+  map16(r, a, n, [&](__m256i v) noexcept { return mod3_16(_mm256_add_epi16(lift(v), t)); });
+}
+
+void ntru_z3_to_zq(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+  // 2 -> q - 1: bit 1 set -> all ones below q.
+  const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1));
+  map16(r, a, n, [&](__m256i c) noexcept {
+    const __m256i neg = _mm256_sub_epi16(_mm256_setzero_si256(), _mm256_srli_epi16(c, 1));
+    return _mm256_or_si256(c, _mm256_and_si256(neg, mask));
+  });
+}
+
+void ntru_trinary_zq_to_z3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+  // q - 1 -> (q - 1) ^ 1 = q - 2 -> low bits 10 = 2; 0 -> 0; 1 -> 1.
+  const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1)), three = _mm256_set1_epi16(3);
+  const __m128i top_shift = _mm_cvtsi32_si128(logq - 1);
+  map16(r, a, n, [&](__m256i v) noexcept {
+    const __m256i c = _mm256_and_si256(v, mask);
+    return _mm256_and_si256(three, _mm256_xor_si256(c, _mm256_srl_epi16(c, top_shift)));
+  });
+}
 
 void ntru_poly_lift_hrss(std::uint16_t* r, const std::uint16_t* m, int n, int logq) noexcept {
   const int pad = 16 * ((n + 15) / 16);

@@ -483,6 +483,35 @@ TYPED_TEST(NtruAvx2Kernel, S3Encoding) {
   }
 }
 
+/// The coefficient conversions Rq -> S3 (any 16-bit input), Z3 -> Zq and trinary Zq -> Z3 (any
+/// 16-bit input too: the contract maps everything to {0..3}), out of place and in place.
+TYPED_TEST(NtruAvx2Kernel, Conversions) {
+  using P = TypeParam;
+  std::mt19937_64 rng(8670 + P::n);
+  std::vector<Poly<P>> wide;  // any 16-bit values
+  for (int i = 0; i < 8; ++i) wide.push_back(this->random_poly(rng, 65536));
+  for (int i = 0; i < 4; ++i) wide.push_back(this->random_poly(rng, P::q));
+  for (const std::uint32_t c : {0u, 1u, 2u, P::q / 2 - 1, P::q / 2, P::q - 1, 65535u}) wide.push_back(this->constant(static_cast<std::uint16_t>(c)));
+  Poly<P> trinary;
+  for (auto& c : trinary.c) c = static_cast<std::uint16_t>(rng() % 3 == 2 ? P::q - 1 : rng() % 2);
+  wide.push_back(trinary);
+  const auto z3 = this->z3_operands(rng);
+  using Conv = void (*)(Poly<P>&, const Poly<P>&) noexcept;
+  const auto check = [&](const char* what, Conv ref, Conv avx, const std::vector<Poly<P>>& inputs) {
+    std::size_t idx = 0;
+    for (const Poly<P>& a : inputs) {
+      Poly<P> want = this->constant(0xABCD), got = this->constant(0x1234), inplace = a;
+      ref(want, a), avx(got, a), avx(inplace, inplace);
+      EXPECT_POLY_EQ(got, want, what);
+      EXPECT_POLY_EQ(inplace, want, what << " (in place)");
+      ++idx;
+    }
+  };
+  check("poly_rq_to_s3", this->ref().poly_rq_to_s3, this->avx2().poly_rq_to_s3, wide);
+  check("poly_z3_to_zq", this->ref().poly_z3_to_zq, this->avx2().poly_z3_to_zq, z3);
+  check("poly_trinary_zq_to_z3", this->ref().poly_trinary_zq_to_z3, this->avx2().poly_trinary_zq_to_z3, wide);
+}
+
 /// The message lift (HRSS: a division by x - 1 mod (3, Phi_n), then the product by x - 1) on
 /// Z3 inputs, including m_{n-1} != 0, all twos and aliasing (r = m).
 TYPED_TEST(NtruAvx2Kernel, Lift) {
