@@ -138,13 +138,15 @@ void absorb_x4(std::uint64_t* s, std::size_t rate, std::uint8_t ds, const std::u
     keccak_f1600_x4(s);
     off += rate;
   }
-  const std::size_t rest = inlen - off;
-  for (int j = 0; j < 4; ++j) {
-    alignas(8) std::uint8_t block[200] = {};
-    if (rest != 0) memcpy(block, in[j] + off, rest);  // in[j] may be null when inlen == 0
-    block[rest] ^= ds;
-    block[rate - 1] ^= 0x80;
-    for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(block + 8 * i);
+  // The last partial block goes straight from the input into the state, its last bytes through
+  // a register (no buffer holding input bytes is left behind: they may be secret, PRF on sigma).
+  const std::size_t rest = inlen - off, whole = rest / 8, tail = rest % 8;
+  for (int j = 0; j < 4; ++j) {  // in[j] may be null when inlen == 0 (then nothing is read)
+    for (std::size_t i = 0; i < whole; ++i) s[4 * i + j] ^= load64(in[j] + off + 8 * i);
+    std::uint64_t t = std::uint64_t{ds} << (8 * tail);
+    for (std::size_t k = 0; k < tail; ++k) t |= std::uint64_t{in[j][off + 8 * whole + k]} << (8 * k);
+    s[4 * whole + j] ^= t;
+    s[4 * (rate / 8 - 1) + j] ^= std::uint64_t{0x80} << 56;
   }
 }
 
@@ -236,8 +238,7 @@ void squeeze_one(const std::uint64_t* st, int stride, const LaneJob& job, std::s
 /// absorbs len0 + len1 bytes (blocks = floor(len / rate) + 1 with the padding), and its output
 /// is copied right after its own last permutation. Once a single lane has blocks left, it goes on
 /// alone with the one-state permutation, which costs less than the 4-way one. All lengths are
-/// public. The 4-way state is updated 32 bytes at a time (four lanes' words gathered in a
-/// register): 8-byte stores into it would stall the permutation's 32-byte loads.
+/// public.
 void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t out_len) {
   alignas(32) std::uint64_t s[100];
   std::uint64_t s1[25];
@@ -259,12 +260,8 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
     const std::uint8_t* src[4] = {kZeros, kZeros, kZeros, kZeros};
     for (int j = 0; j < lanes; ++j)
       if (b < blocks[j]) src[j] = block_at(rate, jobs[j], b, blocks[j], scratch[j]);
-    for (std::size_t i = 0; i < rate / 8; ++i) {
-      const __m256i w = _mm256_setr_epi64x(static_cast<long long>(load64(src[0] + 8 * i)), static_cast<long long>(load64(src[1] + 8 * i)),
-                                           static_cast<long long>(load64(src[2] + 8 * i)), static_cast<long long>(load64(src[3] + 8 * i)));
-      auto* p = reinterpret_cast<__m256i*>(s + 4 * i);
-      _mm256_store_si256(p, _mm256_xor_si256(_mm256_load_si256(p), w));
-    }
+    for (int j = 0; j < lanes; ++j)
+      for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(src[j] + 8 * i);
     keccak_f1600_x4(s);
     for (int j = 0; j < lanes; ++j)
       if (b + 1 == blocks[j]) squeeze_one(s + j, 4, jobs[j], out_len);
