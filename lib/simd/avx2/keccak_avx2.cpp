@@ -242,8 +242,7 @@ void squeeze_one(const std::uint64_t* st, int stride, const LaneJob& job, std::s
 void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t out_len) {
   alignas(32) std::uint64_t s[100];
   std::uint64_t s1[25];
-  alignas(8) std::uint8_t scratch[4][200];
-  static constexpr std::uint8_t kZeros[200] = {};
+  alignas(8) std::uint8_t scratch[200];
   memset(s, 0, sizeof s);
   std::size_t blocks[4] = {};
   for (int j = 0; j < lanes; ++j) blocks[j] = (jobs[j].len0 + jobs[j].len1) / rate + 1;
@@ -257,11 +256,11 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
       alone = active == 1 ? last : -1;
       break;
     }
-    const std::uint8_t* src[4] = {kZeros, kZeros, kZeros, kZeros};
-    for (int j = 0; j < lanes; ++j)
-      if (b < blocks[j]) src[j] = block_at(rate, jobs[j], b, blocks[j], scratch[j]);
-    for (int j = 0; j < lanes; ++j)
-      for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(src[j] + 8 * i);
+    for (int j = 0; j < lanes; ++j) {
+      if (b >= blocks[j]) continue;  // a finished lane: its later permutations are unused
+      const std::uint8_t* src = block_at(rate, jobs[j], b, blocks[j], scratch);
+      for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(src + 8 * i);
+    }
     keccak_f1600_x4(s);
     for (int j = 0; j < lanes; ++j)
       if (b + 1 == blocks[j]) squeeze_one(s + j, 4, jobs[j], out_len);
@@ -269,7 +268,7 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
   if (alone >= 0) {
     for (int i = 0; i < 25; ++i) s1[i] = s[4 * i + alone];
     for (; b < blocks[alone]; ++b) {
-      const std::uint8_t* src = block_at(rate, jobs[alone], b, blocks[alone], scratch[0]);
+      const std::uint8_t* src = block_at(rate, jobs[alone], b, blocks[alone], scratch);
       for (std::size_t i = 0; i < rate / 8; ++i) s1[i] ^= load64(src + 8 * i);
       keccak_f1600_x1(s1);
     }
