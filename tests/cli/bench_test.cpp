@@ -68,6 +68,15 @@ TEST(Bench, KernelsJsonNamesTheMlKemKernels) {
     EXPECT_EQ(names.count(std::string("ML-KEM-768 kernel ") + k + " (portable)"), 1u) << k;
 }
 
+TEST(Bench, KernelsJsonNamesTheNtruKernels) {
+  const Outcome r = run("bench --kernels -a ntruhps2048509 --iterations 10 --json");
+  ASSERT_EQ(r.exit_code, 0);
+  const auto names = entries(r.out);
+  for (const char* k : {"poly_Rq_mul", "poly_Rq_mul (shared scratch)", "poly_S3_mul (shared scratch)", "unpack_S3",
+                        "pack_S3", "sample_fixed_type", "poly_Rq_inv"})
+    EXPECT_EQ(names.count(std::string("ntruhps2048509 kernel ") + k + " (portable)"), 1u) << k;
+}
+
 TEST(Bench, NttPlansJsonHasAllFortyFourPlansBothWays) {
   const Outcome r = run("bench --ntt-plans --iterations 10 --json");
   ASSERT_EQ(r.exit_code, 0);
