@@ -229,19 +229,18 @@ const std::uint8_t* block_at(std::size_t rate, const LaneJob& job, std::size_t b
   return scratch;
 }
 
-/// Copies the first out_len bytes of a state whose words are `stride` apart to job.out.
-void squeeze_one(const std::uint64_t* st, int stride, const LaneJob& job, std::size_t out_len) {
-  for (std::size_t w = 0; w < out_len; w += 8) memcpy(job.out + w, st + stride * (w / 8), out_len - w < 8 ? out_len - w : 8);
+/// Copies the first out_len bytes of lane j of the 4-way state to job.out.
+void squeeze_lane(const std::uint64_t* s, int j, const LaneJob& job, std::size_t out_len) {
+  for (std::size_t w = 0; w < out_len; w += 8) memcpy(job.out + w, s + 4 * (w / 8) + j, out_len - w < 8 ? out_len - w : 8);
 }
 
 /// Up to four one-block-output sponges of the same rate on inputs of different lengths: lane j
 /// absorbs len0 + len1 bytes (blocks = floor(len / rate) + 1 with the padding), and its output
 /// is copied right after its own last permutation. Once a single lane has blocks left, it goes on
-/// alone with the one-state permutation, which costs less than the 4-way one. All lengths are
-/// public.
+/// as a one-state sponge (Sponge1), whose permutation costs less than the 4-way one. All lengths
+/// are public.
 void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t out_len) {
   alignas(32) std::uint64_t s[100];
-  std::uint64_t s1[25];
   alignas(8) std::uint8_t scratch[200];
   memset(s, 0, sizeof s);
   std::size_t blocks[4] = {};
@@ -263,21 +262,25 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
     }
     keccak_f1600_x4(s);
     for (int j = 0; j < lanes; ++j)
-      if (b + 1 == blocks[j]) squeeze_one(s + j, 4, jobs[j], out_len);
+      if (b + 1 == blocks[j]) squeeze_lane(s, j, jobs[j], out_len);
   }
+  Sponge1 sp;  // the lane left, as a one-state sponge at block b of its message
   if (alone >= 0) {
-    for (int i = 0; i < 25; ++i) s1[i] = s[4 * i + alone];
-    for (; b < blocks[alone]; ++b) {
-      const std::uint8_t* src = block_at(rate, jobs[alone], b, blocks[alone], scratch);
-      for (std::size_t i = 0; i < rate / 8; ++i) s1[i] ^= load64(src + 8 * i);
-      keccak_f1600_x1(s1);
+    const LaneJob& job = jobs[alone];
+    sponge1_init(sp, rate);
+    for (int i = 0; i < 25; ++i) sp.s[i] = s[4 * i + alone];
+    const std::size_t off = b * rate;
+    if (off < job.len0) sponge1_absorb(sp, job.p0 + off, job.len0 - off);
+    if (job.len1 > 0) {
+      const std::size_t skip = off > job.len0 ? off - job.len0 : 0;
+      sponge1_absorb(sp, job.p1 + skip, job.len1 - skip);
     }
-    squeeze_one(s1, 1, jobs[alone], out_len);
+    sponge1_finish(sp, job.ds, job.out, out_len);
   }
   memset(scratch, 0, sizeof scratch);
   memset(s, 0, sizeof s);
-  memset(s1, 0, sizeof s1);
-  __asm__ volatile("" : : "r"(s), "r"(s1), "r"(scratch) : "memory");
+  memset(sp.s, 0, sizeof sp.s);
+  __asm__ volatile("" : : "r"(s), "r"(sp.s), "r"(scratch) : "memory");
 }
 
 }  // namespace
