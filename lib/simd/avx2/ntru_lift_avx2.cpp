@@ -38,6 +38,11 @@ inline __m256i last_lane(__m256i v) noexcept {
   return _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v, 0xFF), _mm256_set1_epi16(0x0706));
 }
 
+/// {0, 1, 2} -> {0, 1, q - 1} in each lane (qmask = q - 1): bit 1 set -> all ones below q.
+inline __m256i z3_to_zq16(__m256i c, __m256i qmask) noexcept {
+  return _mm256_or_si256(c, _mm256_and_si256(_mm256_sub_epi16(_mm256_setzero_si256(), _mm256_srli_epi16(c, 1)), qmask));
+}
+
 /// r_i = f(a_i) for i < n, 16 lanes at a time; r may alias a. The last block (ending at n,
 /// overlapping the one before it when 16 does not divide n) is read before anything is written,
 /// so in place it still sees the input.
@@ -67,12 +72,8 @@ void ntru_rq_to_s3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) no
 }
 
 void ntru_z3_to_zq(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
-  // 2 -> q - 1: bit 1 set -> all ones below q.
   const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1));
-  map16(r, a, n, [&](__m256i c) noexcept {
-    const __m256i neg = _mm256_sub_epi16(_mm256_setzero_si256(), _mm256_srli_epi16(c, 1));
-    return _mm256_or_si256(c, _mm256_and_si256(neg, mask));
-  });
+  map16(r, a, n, [&](__m256i c) noexcept { return z3_to_zq16(c, mask); });
 }
 
 void ntru_trinary_zq_to_z3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
@@ -114,8 +115,7 @@ void ntru_poly_lift_hrss(std::uint16_t* r, const std::uint16_t* m, int n, int lo
     const __m256i p = _mm256_add_epi16(local, carry);
     carry = _mm256_add_epi16(carry, last_lane(local));  // one add on the carried chain
     const __m256i d = _mm256_and_si256(mod3_16(_mm256_sub_epi16(c12n, p)), lanes_below(n - 1 - i));
-    const __m256i z = _mm256_or_si256(d, _mm256_and_si256(_mm256_sub_epi16(_mm256_setzero_si256(), _mm256_srli_epi16(d, 1)), qm));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(b + i), z);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(b + i), z3_to_zq16(d, qm));
   }
   ntru_poly_mul_x_minus_1(r, b, n, logq);  // r may alias m: m is not read any more
   wipe(b, sizeof b);
