@@ -63,6 +63,19 @@ protected:
   /// The AVX2 table (the portable one on a CPU without AVX2: the comparison is then trivial).
   static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable); }
 
+  using Unary = void (*)(Poly<P>&, const Poly<P>&) noexcept;
+  /// A kernel r = f(a) against its twin on every input: out of place (the outputs pre-filled
+  /// with different garbage) and in place (r = a).
+  static void expect_unary_twins(const char* what, Unary ref_fn, Unary avx_fn, const std::vector<Poly<P>>& inputs) {
+    for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
+      const Poly<P>& a = inputs[idx];
+      Poly<P> want = constant(0xABCD), got = constant(0x1234), inplace = a;
+      ref_fn(want, a), avx_fn(got, a), avx_fn(inplace, inplace);
+      EXPECT_TRUE(got.c == want.c) << what << " differs (case " << idx << ")";
+      EXPECT_TRUE(inplace.c == want.c) << what << " (in place) differs (case " << idx << ")";
+    }
+  }
+
   static Poly<P> random_poly(std::mt19937_64& rng, std::uint32_t modulus) {
     Poly<P> a;
     for (auto& x : a.c) x = static_cast<std::uint16_t>(rng() % modulus);
@@ -266,14 +279,8 @@ TYPED_TEST(NtruAvx2Kernel, S3Multiplication) {
 TYPED_TEST(NtruAvx2Kernel, MultiplicationByXMinus1) {
   using P = TypeParam;
   std::mt19937_64 rng(8200 + P::n);
-  std::size_t idx = 0;
-  for (const Poly<P>& a : this->operands(rng)) {
-    Poly<P> want, got = a;
-    this->ref().poly_mul_x_minus_1(want, a);
-    this->avx2().poly_mul_x_minus_1(got, got);
-    EXPECT_POLY_EQ(got, want, "poly_mul_x_minus_1");
-    ++idx;
-  }
+  this->expect_unary_twins("poly_mul_x_minus_1", this->ref().poly_mul_x_minus_1, this->avx2().poly_mul_x_minus_1,
+                           this->operands(rng));
 }
 
 TYPED_TEST(NtruAvx2Kernel, S2Inversion) {
@@ -495,21 +502,11 @@ TYPED_TEST(NtruAvx2Kernel, Conversions) {
   Poly<P> trinary;
   for (auto& c : trinary.c) c = static_cast<std::uint16_t>(rng() % 3 == 2 ? P::q - 1 : rng() % 2);
   wide.push_back(trinary);
-  const auto z3 = this->z3_operands(rng);
-  using Conv = void (*)(Poly<P>&, const Poly<P>&) noexcept;
-  const auto check = [&](const char* what, Conv ref, Conv avx, const std::vector<Poly<P>>& inputs) {
-    std::size_t idx = 0;
-    for (const Poly<P>& a : inputs) {
-      Poly<P> want = this->constant(0xABCD), got = this->constant(0x1234), inplace = a;
-      ref(want, a), avx(got, a), avx(inplace, inplace);
-      EXPECT_POLY_EQ(got, want, what);
-      EXPECT_POLY_EQ(inplace, want, what << " (in place)");
-      ++idx;
-    }
-  };
-  check("poly_rq_to_s3", this->ref().poly_rq_to_s3, this->avx2().poly_rq_to_s3, wide);
-  check("poly_z3_to_zq", this->ref().poly_z3_to_zq, this->avx2().poly_z3_to_zq, z3);
-  check("poly_trinary_zq_to_z3", this->ref().poly_trinary_zq_to_z3, this->avx2().poly_trinary_zq_to_z3, wide);
+  const auto& ref = this->ref();
+  const auto& avx = this->avx2();
+  this->expect_unary_twins("poly_rq_to_s3", ref.poly_rq_to_s3, avx.poly_rq_to_s3, wide);
+  this->expect_unary_twins("poly_z3_to_zq", ref.poly_z3_to_zq, avx.poly_z3_to_zq, this->z3_operands(rng));
+  this->expect_unary_twins("poly_trinary_zq_to_z3", ref.poly_trinary_zq_to_z3, avx.poly_trinary_zq_to_z3, wide);
 }
 
 /// The message lift (HRSS: a division by x - 1 mod (3, Phi_n), then the product by x - 1) on
@@ -517,17 +514,7 @@ TYPED_TEST(NtruAvx2Kernel, Conversions) {
 TYPED_TEST(NtruAvx2Kernel, Lift) {
   using P = TypeParam;
   std::mt19937_64 rng(8650 + P::n);
-  const auto ops = this->z3_operands(rng);
-  std::size_t idx = 0;
-  for (const Poly<P>& m : ops) {
-    Poly<P> want = this->constant(0xABCD), got = this->constant(0x1234);
-    this->ref().poly_lift(want, m), this->avx2().poly_lift(got, m);
-    EXPECT_POLY_EQ(got, want, "poly_lift");
-    Poly<P> inplace = m;
-    this->avx2().poly_lift(inplace, inplace);
-    EXPECT_POLY_EQ(inplace, want, "poly_lift (r = m)");
-    ++idx;
-  }
+  this->expect_unary_twins("poly_lift", this->ref().poly_lift, this->avx2().poly_lift, this->z3_operands(rng));
 }
 
 /// Decapsulation's two hashes, K = H(rm) and the rejection key H(prf || c): at the real sizes, and
