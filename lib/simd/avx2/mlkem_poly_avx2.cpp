@@ -400,6 +400,58 @@ inline void store_reg(std::int16_t* a, int g, __m256i v) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 16 * g), v);
 }
 
+// ByteEncode_12 / ByteDecode_12 (the keys' 12-bit encodings), specialized: 16 values are 24
+// bytes, the low 128-bit lane's 8 values bytes 0..11 and the high lane's bytes 12..23, both
+// written and read in place (no staging buffer). madd joins each pair into a 24-bit value in a
+// 32-bit lane, one pshufb drops each lane's top byte; decoding reverses it with one pshufb.
+
+/// 12 bytes per 128-bit lane (the upper 4 bytes of each lane zero) from 16 values < 2^12.
+inline __m256i pack12(__m256i x) {
+  const __m256i w = _mm256_madd_epi16(x, _mm256_set1_epi32(1 | (1 << 28)));  // a_2i + 2^12 a_2i+1
+  const __m256i drop = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,  //
+                                        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  return _mm256_shuffle_epi8(w, drop);
+}
+
+/// ByteEncode_12 of the 256 values < 2^12 given by get(g), g = 0..15, into out[0 .. 384). Each
+/// group's two 16-byte stores also write 4 bytes past its 24, which the next group's first store
+/// overwrites; the last group's upper 12 bytes go out as 8 + 4 so nothing is written past 384.
+template <class Get>
+inline void encode12_poly(std::uint8_t* out, Get get) {
+  for (int g = 0; g < 16; ++g) {
+    const __m256i p = pack12(get(g));
+    std::uint8_t* o = out + 24 * g;
+    const __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), lo);
+    if (g < 15) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 12), hi);
+    } else {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(o + 12), hi);
+      const int last = _mm_cvtsi128_si32(_mm_srli_si128(hi, 8));
+      memcpy(o + 20, &last, 4);
+    }
+  }
+}
+
+/// ByteDecode_12 of in[0 .. 384) into 16 registers handed to put(g, values), values < 2^12.
+/// Group g reads bytes 24g .. 24g+15 and 24g+12 .. 24g+27; the last reads its upper half from
+/// 24g+8 and shifts it down, so nothing is read past 384. 16-bit lane 2i takes bytes (3i, 3i+1)
+/// and keeps 12 bits, lane 2i+1 bytes (3i+1, 3i+2) shifted right by 4.
+template <class Put>
+inline void decode12_poly(const std::uint8_t* in, Put put) {
+  const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,  //
+                                          0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11);
+  const __m256i low12 = _mm256_set1_epi16(0x0FFF);
+  for (int g = 0; g < 16; ++g) {
+    const std::uint8_t* p = in + 24 * g;
+    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hi = g < 15 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12))
+                              : _mm_srli_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 8)), 4);
+    const __m256i y = _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), spread);
+    put(g, _mm256_blend_epi16(_mm256_and_si256(y, low12), _mm256_srli_epi16(y, 4), 0xAA));
+  }
+}
+
 template <int D>
 void compress_encode(std::uint8_t* out, const std::int16_t* a) {
   encode_poly<D>(out, [a](int g) { return compress16<D>(load_reg(a, g)); });
@@ -414,7 +466,7 @@ void decode_decompress(std::int16_t* a, const std::uint8_t* in) {
 
 void mlkem_decode12_avx2(std::int16_t a[256], const std::uint8_t in[384]) noexcept {
   __m256i r[16];
-  decode_poly<12>(in, [&r](int g, __m256i v) { r[g] = cond_sub_q(v); });
+  decode12_poly(in, [&r](int g, __m256i v) { r[g] = cond_sub_q(v); });
   transpose16(r);
   store16(a, r);
 }
@@ -424,13 +476,13 @@ void mlkem_encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexc
   load16(r, a);
   transpose16(r);
   for (auto& x : r) x = to_canonical(x);
-  encode_poly<12>(out, [&r](int g) { return r[g]; });
+  encode12_poly(out, [&r](int g) { return r[g]; });
   wipe(r, sizeof r);  // may be a secret key
 }
 
 bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
   __m256i bad = _mm256_setzero_si256();
-  decode_poly<12>(in, [&bad](int, __m256i v) {
+  decode12_poly(in, [&bad](int, __m256i v) {
     bad = _mm256_or_si256(bad, _mm256_cmpgt_epi16(v, _mm256_set1_epi16(kQ - 1)));
   });
   return _mm256_testz_si256(bad, bad) != 0;

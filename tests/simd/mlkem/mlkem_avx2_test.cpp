@@ -315,6 +315,12 @@ TEST_F(Avx2Kernel, ByteEncodeDecode12MatchPortable) {
     encode_ntt_poly(NttPoly{a}, e_ref);
     av::mlkem_encode12_avx2(e_avx.data(), transposed(a).data());
     ASSERT_EQ(e_avx, e_ref);
+    // Nothing is written past the 384 bytes (the kernel stores 16 bytes at a time).
+    std::array<std::uint8_t, kPolyBytes + 32> guarded;
+    guarded.fill(0xA5);
+    av::mlkem_encode12_avx2(guarded.data(), transposed(a).data());
+    ASSERT_TRUE(std::equal(e_ref.begin(), e_ref.end(), guarded.begin()));
+    ASSERT_TRUE(std::all_of(guarded.begin() + kPolyBytes, guarded.end(), [](std::uint8_t x) { return x == 0xA5; }));
   }
   // A single unreduced coefficient at each position is caught.
   for (int pos = 0; pos < kN; ++pos) {
