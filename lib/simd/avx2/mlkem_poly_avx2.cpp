@@ -354,6 +354,7 @@ inline void encode_poly(std::uint8_t* out, Get get) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(buf + 2 * D * g + D), _mm256_extracti128_si256(p, 1));
   }
   memcpy(out, buf, 32 * D);
+  wipe(buf, sizeof buf);  // D = 1 encodes K-PKE.Decrypt's message m, a secret
 }
 
 /// ByteDecode_D into 16 registers handed to `put(g, values)`.
@@ -367,6 +368,7 @@ inline void decode_poly(const std::uint8_t* in, Put put) {
     const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 2 * D * g + D));
     put(g, unpack16<D>(_mm256_set_m128i(hi, lo)));
   }
+  wipe(buf, sizeof buf);  // D = 1 decodes K-PKE.Encrypt's message m, a secret
 }
 
 // Compress_d(x) = round(2^d x / q) mod 2^d for 0 <= x < q. Estimate y' = round(hi(16 x B) / 16)
@@ -469,6 +471,7 @@ void mlkem_decode12_avx2(std::int16_t a[256], const std::uint8_t in[384]) noexce
   decode12_poly(in, [&r](int g, __m256i v) { r[g] = cond_sub_q(v); });
   transpose16(r);
   store16(a, r);
+  wipe(r, sizeof r);  // may be a secret key (as in mlkem_encode12_avx2)
 }
 
 void mlkem_encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexcept {
