@@ -47,10 +47,11 @@ inline void permute(typename L::V* a) {
   keccak::permute<L>(a);
 }
 
-/// The 4-way permutation in place. Every 4-way state in this file is alignas(32), so it is read
-/// as 25 vectors directly: going through keccak_f1600_x4, which accepts any alignment, copied
-/// the 800-byte state out and back (gcc emits rep movsq for both), about 10% of a permutation.
-inline void permute_x4(std::uint64_t* s) { permute<Avx2Lane>(reinterpret_cast<__m256i*>(s)); }
+/// Zeroes a temporary that held secrets; the barrier keeps the stores.
+void wipe(void* p, std::size_t len) {
+  memset(p, 0, len);
+  __asm__ volatile("" : : "r"(p) : "memory");
+}
 
 constexpr std::size_t kRate128 = 168, kRate256 = 136, kRate512 = 72;
 
@@ -127,8 +128,7 @@ void hash_x1(std::size_t rate, std::uint8_t ds, std::uint8_t* out, std::size_t o
   if (blen > 0) sponge1_absorb(sp, b, blen);
   sponge1_finish(sp, ds, out, outlen);
   // The state may hold secrets (G on m, PRF on sigma): wipe it.
-  volatile std::uint64_t* vs = sp.s;
-  for (int i = 0; i < 25; ++i) vs[i] = 0;
+  wipe(sp.s, sizeof sp.s);
 }
 
 // ---- four states -----------------------------------------------------------------------------
@@ -140,7 +140,7 @@ void absorb_x4(std::uint64_t* s, std::size_t rate, std::uint8_t ds, const std::u
   while (inlen - off >= rate) {
     for (std::size_t i = 0; i < rate / 8; ++i)
       for (int j = 0; j < 4; ++j) s[4 * i + j] ^= load64(in[j] + off + 8 * i);
-    permute_x4(s);
+    keccak_f1600_x4(s);
     off += rate;
   }
   // The last partial block goes straight from the input into the state, its last bytes through
@@ -188,13 +188,12 @@ void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, co
   absorb_x4(s, rate, 0x1F, in, inlen);
   std::size_t off = 0;
   while (off < outlen) {
-    permute_x4(s);
+    keccak_f1600_x4(s);
     const std::size_t n = outlen - off < rate ? outlen - off : rate;
     extract_x4(s, out, off, n);
     off += n;
   }
-  volatile std::uint64_t* vs = s;
-  for (int i = 0; i < 100; ++i) vs[i] = 0;
+  wipe(s, sizeof s);
 }
 
 /// One lane of hash_lanes_x4: the message as up to two pieces (p0 || p1), its domain separator and
@@ -265,7 +264,7 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
       const std::uint8_t* src = block_at(rate, jobs[j], b, blocks[j], scratch);
       for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(src + 8 * i);
     }
-    permute_x4(s);
+    keccak_f1600_x4(s);
     for (int j = 0; j < lanes; ++j)
       if (b + 1 == blocks[j]) squeeze_lane(s, j, jobs[j], out_len);
   }
@@ -282,27 +281,18 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
     }
     sponge1_finish(sp, job.ds, job.out, out_len);
   }
-  memset(scratch, 0, sizeof scratch);
-  memset(s, 0, sizeof s);
-  memset(sp.s, 0, sizeof sp.s);
-  __asm__ volatile("" : : "r"(s), "r"(sp.s), "r"(scratch) : "memory");
+  wipe(scratch, sizeof scratch);
+  wipe(s, sizeof s);
+  wipe(sp.s, sizeof sp.s);
 }
 
 }  // namespace
 
-void keccak_f1600_x1(std::uint64_t s[25]) noexcept {
-  std::uint64_t a[25];
-  for (int i = 0; i < 25; ++i) a[i] = s[i];
-  permute<ScalarLane>(a);
-  for (int i = 0; i < 25; ++i) s[i] = a[i];
-}
+void keccak_f1600_x1(std::uint64_t s[25]) noexcept { permute<ScalarLane>(s); }
 
-void keccak_f1600_x4(std::uint64_t s[100]) noexcept {
-  __m256i a[25];
-  for (int i = 0; i < 25; ++i) a[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 4 * i));
-  permute<Avx2Lane>(a);
-  for (int i = 0; i < 25; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(s + 4 * i), a[i]);
-}
+// The permutation copies the state into registers (and its own spill slots) and back itself:
+// the state is read in place, as 25 vectors for the 4-way one (hence its 32-byte alignment).
+void keccak_f1600_x4(std::uint64_t s[100]) noexcept { permute<Avx2Lane>(reinterpret_cast<__m256i*>(s)); }
 
 void sha3_256_x1(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
                  std::size_t blen) noexcept {
@@ -345,7 +335,7 @@ void shake128x4_absorb(Shake128x4& st, const std::uint8_t* const in[4], std::siz
 
 void shake128x4_squeeze_blocks(Shake128x4& st, std::uint8_t* const out[4], std::size_t nblocks) noexcept {
   for (std::size_t b = 0; b < nblocks; ++b) {
-    permute_x4(st.s);
+    keccak_f1600_x4(st.s);
     extract_x4(st.s, out, b * kRate128, kRate128);
   }
 }

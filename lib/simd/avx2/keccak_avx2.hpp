@@ -16,7 +16,8 @@ namespace pqkem::simd::avx2 {
 /// (x, y) at s[x + 5 y], little-endian byte order as in FIPS 202's state-to-string mapping.
 void keccak_f1600_x1(std::uint64_t s[25]) noexcept;
 
-/// Four Keccak-f[1600] at once. Lane (x, y) of state j is at s[4 (x + 5 y) + j].
+/// Four Keccak-f[1600] at once. Lane (x, y) of state j is at s[4 (x + 5 y) + j]; s is 32-byte
+/// aligned (it is read and written in place as 25 YMM vectors).
 void keccak_f1600_x4(std::uint64_t s[100]) noexcept;
 
 /// SHA3-256 / SHA3-512 of a || b (FIPS 202, section 6.1); b may be empty (blen = 0).
