@@ -354,7 +354,9 @@ inline void encode_poly(std::uint8_t* out, Get get) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(buf + 2 * D * g + D), _mm256_extracti128_si256(p, 1));
   }
   memcpy(out, buf, 32 * D);
-  wipe(buf, sizeof buf);  // D = 1 encodes K-PKE.Decrypt's message m, a secret
+  // Secret for D = 1 (K-PKE.Decrypt's message m) and, in decapsulation, for every D: the
+  // re-encryption c' reveals m' when the ciphertext was crafted.
+  wipe(buf, sizeof buf);
 }
 
 /// ByteDecode_D into 16 registers handed to `put(g, values)`.
@@ -368,7 +370,8 @@ inline void decode_poly(const std::uint8_t* in, Put put) {
     const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 2 * D * g + D));
     put(g, unpack16<D>(_mm256_set_m128i(hi, lo)));
   }
-  wipe(buf, sizeof buf);  // D = 1 decodes K-PKE.Encrypt's message m, a secret
+  // Only D = 1 decodes a secret (K-PKE.Encrypt's message m); the others decode a ciphertext.
+  if constexpr (D == 1) wipe(buf, sizeof buf);
 }
 
 // Compress_d(x) = round(2^d x / q) mod 2^d for 0 <= x < q. Estimate y' = round(hi(16 x B) / 16)
