@@ -2,9 +2,11 @@
 
 #include <openssl/evp.h>
 
-#include <array>
 #include <algorithm>
+#include <array>
+#include <initializer_list>
 #include <memory>
+#include <string>
 
 #include "ct.hpp"
 #include "error.hpp"
@@ -36,18 +38,35 @@ void increment(std::uint8_t v[16]) noexcept {
 
 constexpr char kHex[] = "0123456789ABCDEF";
 
-void append_hex(std::string& s, ByteView bytes) {
-  for (std::uint8_t b : bytes) {
-    s.push_back(kHex[b >> 4]);
-    s.push_back(kHex[b & 15]);
-  }
-}
+/// One "name = HEX" line of a record.
+struct Field {
+  std::string_view name;
+  ByteView bytes;
+};
 
-void append_field(std::string& s, const char* name, ByteView bytes) {
-  s += name;
-  s += " = ";
-  append_hex(s, bytes);
-  s += '\n';
+// Record `i` as PQCgenKAT_kem prints it: "count = i\n", a "name = HEX\n" line per field in
+// upper-case hex, then a blank line. The buffer is allocated at its exact length, so it never
+// reallocates (no copy is left behind), and it wipes itself: it holds the sk and ss hex.
+SecretBytes record_text(int i, std::initializer_list<Field> fields) {
+  constexpr std::string_view kEquals = " = ";
+  const std::string head = "count = " + std::to_string(i) + "\n";
+  std::size_t size = head.size() + 1;
+  for (const Field& f : fields) size += f.name.size() + kEquals.size() + 2 * f.bytes.size() + 1;
+  SecretBytes text(size);
+  std::uint8_t* p = text.data();
+  const auto put = [&p](std::string_view s) { p = std::copy(s.begin(), s.end(), p); };
+  put(head);
+  for (const Field& f : fields) {
+    put(f.name);
+    put(kEquals);
+    for (const std::uint8_t b : f.bytes) {
+      *p++ = kHex[b >> 4];
+      *p++ = kHex[b & 15];
+    }
+    put("\n");
+  }
+  put("\n");
+  return text;
 }
 
 }  // namespace
@@ -84,46 +103,46 @@ void KatDrbg::generate(std::span<std::uint8_t> out) {
   update(nullptr);
 }
 
-std::string kat_rsp(Scheme s, int count) {
+void kat_rsp(Scheme s, int count, const std::function<void(std::string_view)>& sink) {
   if (count < 0) throw Error(Errc::bad_argument, "KAT count must not be negative");
   const SchemeInfo& info = scheme_info(s);
   std::array<std::uint8_t, 48> entropy{};
   for (std::size_t i = 0; i < entropy.size(); ++i) entropy[i] = static_cast<std::uint8_t>(i);
   KatDrbg master(entropy);
 
-  std::string out = "# " + std::string(info.name) + "\n\n";
+  sink("# " + std::string(info.name) + "\n\n");
   for (int i = 0; i < count; ++i) {
     std::array<std::uint8_t, 48> seed{};
     master.generate(seed);
     // Each record re-seeds the DRBG with its seed; the operations' randombytes calls read it.
     KatDrbg drbg(seed);
     auto draw = [&drbg](const std::size_t (&draws)[2], std::size_t total) {
-      Bytes coins(total);
+      SecretBytes coins(total);
       std::size_t off = 0;
       for (std::size_t n : draws) {
         if (n == 0) continue;
-        drbg.generate(std::span(coins).subspan(off, n));
+        drbg.generate(coins.span().subspan(off, n));
         off += n;
       }
       return coins;
     };
-    Bytes kcoins = draw(info.keygen_draws, info.keygen_coin_bytes());
+    const SecretBytes kcoins = draw(info.keygen_draws, info.keygen_coin_bytes());
     KeyPair kp = keygen_derand(s, kcoins);
-    secure_wipe(kcoins.data(), kcoins.size());
-    Bytes ecoins = draw(info.encaps_draws, info.encaps_coin_bytes());
+    const SecretBytes ecoins = draw(info.encaps_draws, info.encaps_coin_bytes());
     Encapsulation enc = encaps_derand(s, kp.pk, ecoins);
     SecretBytes ss = decaps(s, kp.sk, enc.ct);
     if (ss.size() != enc.ss.size() || ct::equal_mask(ss.data(), enc.ss.data(), ss.size()) != 0xFF)
       throw Error(Errc::bad_argument, "KAT: decapsulation did not recover the shared secret");
 
-    out += "count = " + std::to_string(i) + "\n";
-    append_field(out, "seed", seed);
-    append_field(out, "pk", kp.pk);
-    append_field(out, "sk", kp.sk);
-    append_field(out, "ct", enc.ct);
-    append_field(out, "ss", enc.ss);
-    out += '\n';
+    const SecretBytes text =
+        record_text(i, {{"seed", seed}, {"pk", kp.pk}, {"sk", kp.sk}, {"ct", enc.ct}, {"ss", enc.ss}});
+    sink(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
   }
+}
+
+std::string kat_rsp(Scheme s, int count) {
+  std::string out;
+  kat_rsp(s, count, [&out](std::string_view chunk) { out += chunk; });
   return out;
 }
 

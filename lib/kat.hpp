@@ -3,8 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <pqkem/export.hpp>  // PQKEM_API: the symbols libpqkem.so exports
 
@@ -31,8 +33,18 @@ private:
   std::uint8_t m_v[16];
 };
 
-/// The text of NIST's PQCkemKAT_<sk bytes>.rsp for `s`, with `count` records (0..count-1):
-/// "# <name>\n\n" then per record count/seed/pk/sk/ct/ss in upper-case hex and a blank line.
+/// Streams the text of NIST's PQCkemKAT_<sk bytes>.rsp for `s`, with `count` records
+/// (0..count-1), in count + 1 calls of `sink`: first the header "# <name>\n\n", then each record
+/// as soon as it is computed, "count = i\n", seed/pk/sk/ct/ss in upper-case hex, and a blank line.
+/// Memory use does not grow with `count`, and there is no upper limit (a caller such as the CLI
+/// sets its own). A chunk is valid only during its call: the buffer holds the sk and ss hex and
+/// is wiped right after. An exception from `sink` stops the generation and propagates.
+/// Throws Error (bad_argument) if `count` is negative.
+PQKEM_API void kat_rsp(Scheme s, int count, const std::function<void(std::string_view)>& sink);
+
+/// The same text as one string (the chunks of the streaming form, concatenated). Its sk and ss hex
+/// are the caller's, and neither the string nor the copies its growth leaves in freed memory are
+/// wiped: use the streaming form where that matters.
 PQKEM_API std::string kat_rsp(Scheme s, int count);
 
 }  // namespace pqkem

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "kat.hpp"
 #include "pqkem.hpp"
@@ -22,6 +24,25 @@ TEST(NtruKat, Hps2048509FullFileByteForByte) {
     FAIL() << "first difference at offset " << i << ", in the line starting "
            << want.substr(line_start, 40);
   }
+}
+
+// The streaming form cuts NIST's file at record boundaries: the header, then record i from
+// "count = i" through its blank line, each chunk equal to that slice of the file.
+TEST(NtruKat, Hps2048509StreamsTheFileRecordByRecord) {
+  const std::string want = read_vector_file("ntru/PQCkemKAT_935.rsp");
+  std::vector<std::string> chunks;
+  kat_rsp(Scheme::NtruHps2048509, 100, [&chunks](std::string_view chunk) { chunks.emplace_back(chunk); });
+  ASSERT_EQ(chunks.size(), 101u);
+  EXPECT_EQ(chunks[0], "# ntruhps2048509\n\n");
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    if (i > 0) {
+      EXPECT_EQ(chunks[i].rfind("count = " + std::to_string(i - 1) + "\n", 0), 0u) << "chunk " << i;
+    }
+    EXPECT_EQ(want.compare(offset, chunks[i].size(), chunks[i]), 0) << "chunk " << i << " at offset " << offset;
+    offset += chunks[i].size();
+  }
+  EXPECT_EQ(offset, want.size());
 }
 
 // README: SHA-256 of the 100 records without the "# name" line, the blank line after it and the

@@ -1,11 +1,14 @@
 // NIST PQCgenKAT_kem known-answer tests: the first record of kat_rsp(s, 1) must hash (SHA-256)
-// to the value published in the vectors README, for ML-KEM-512, -768 and -1024.
+// to the value published in the vectors README, for ML-KEM-512, -768 and -1024; the streaming
+// kat_rsp hands the same text to its sink one record at a time.
 #include "kat.hpp"
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pqkem.hpp"
@@ -83,7 +86,52 @@ TEST_P(NistKat, FirstRecordSha256) {
   EXPECT_EQ(sha256_hex(record), c.first_record_sha256);
 }
 
+// The streaming form: one sink call for the header, then one per record, each holding record i
+// from "count = i" through its blank line. Together the chunks are kat_rsp(s, count), and the
+// first record still hashes to NIST's value.
+TEST_P(NistKat, StreamsHeaderThenOneChunkPerRecord) {
+  const KatCase& c = GetParam();
+  const SchemeInfo& info = scheme_info(c.scheme);
+  constexpr int kCount = 3;
+  std::vector<std::string> chunks;
+  kat_rsp(c.scheme, kCount, [&chunks](std::string_view chunk) { chunks.emplace_back(chunk); });
+
+  ASSERT_EQ(chunks.size(), 1u + kCount) << "one call for the header, one per record";
+  EXPECT_EQ(chunks[0], "# " + std::string(info.name) + "\n\n");
+  std::string joined = chunks[0];
+  for (int i = 0; i < kCount; ++i) {
+    const std::string& record = chunks[static_cast<std::size_t>(i) + 1];
+    const std::vector<std::string> lines = split_lines(record);
+    ASSERT_EQ(lines.size(), 7u) << "record " << i << ": six fields and the blank line";
+    EXPECT_EQ(lines[0], "count = " + std::to_string(i));
+    EXPECT_EQ(lines[3].size(), std::string("sk = ").size() + 2 * info.sk_bytes) << "record " << i;
+    EXPECT_EQ(record.substr(record.size() - 2), "\n\n") << "record " << i;
+    joined += record;
+  }
+  EXPECT_EQ(joined, kat_rsp(c.scheme, kCount));
+  EXPECT_EQ(sha256_hex(std::string_view(chunks[1]).substr(0, chunks[1].size() - 1)), c.first_record_sha256);
+}
+
 INSTANTIATE_TEST_SUITE_P(Kat, NistKat, ::testing::ValuesIn(kKat), kat_name);
+
+// An exception from the sink stops the generation there and reaches the caller.
+TEST(KatStream, SinkExceptionStopsGeneration) {
+  int calls = 0;
+  const auto sink = [&calls](std::string_view) {
+    if (++calls == 2) throw std::runtime_error("sink full");
+  };
+  EXPECT_THROW(kat_rsp(Scheme::MlKem512, 100, sink), std::runtime_error);
+  EXPECT_EQ(calls, 2) << "header, then the first record, then nothing";
+}
+
+// A negative count is refused before anything is written; zero records is the header alone.
+TEST(KatStream, CountPrecondition) {
+  int calls = 0;
+  const auto sink = [&calls](std::string_view) { ++calls; };
+  EXPECT_THROW(kat_rsp(Scheme::MlKem768, -1, sink), Error);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(kat_rsp(Scheme::MlKem768, 0), "# ML-KEM-768\n\n");
+}
 
 }  // namespace
 }  // namespace pqkem::test
