@@ -269,7 +269,20 @@ CLI::App* add_kat(CLI::App& app, KatOptions& opts) {
   add_algorithm_option(*cmd, opts.algorithm, "Algorithm, e.g. ML-KEM-768 (see 'pqkem list')")
       ->required()
       ->option_text("ALG REQUIRED");
-  cmd->add_option("--count", opts.count, "Number of records, at least 1")->capture_default_str()->option_text("N");
+  // Checked before CLI11 converts the value, so "-1", "abc" and "99999999999" get the same
+  // message as "0" and "10001".
+  const auto in_range = [range = CLI::Range(1, kKatMaxCount)](std::string& value) {
+    return range(value).empty()
+               ? std::string()
+               : fmt::format("must be between 1 and {} (NIST's files have {})", kKatMaxCount, kKatNistCount);
+  };
+  cmd->add_option("--count", opts.count,
+                  fmt::format("Number of records, 1 to {} (NIST's files have {}); each is written as soon as it "
+                              "is computed",
+                              kKatMaxCount, kKatNistCount))
+      ->capture_default_str()
+      ->option_text("N")
+      ->check(CLI::Validator(in_range, ""));
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "The output is byte for byte what NIST's PQCgenKAT_kem writes: '# <name>', a blank line, then\n"

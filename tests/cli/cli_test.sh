@@ -324,11 +324,55 @@ group_kat() {
   check "kat last record is 99" grep -qx 'count = 99' "$OUT"
   got=$(sed -n '/^count = 0$/,/^ss = /p' "$OUT" | sha256sum | cut -d' ' -f1)
   check "kat default: first record hash" test "$got" = "${H[ML-KEM-768]}"
-  run 2 "count" "$PQ" kat -a ML-KEM-768 --count 0
-  run 2 "count" "$PQ" kat -a ML-KEM-768 --count -3
-  run 2 "" "$PQ" kat -a ML-KEM-768 --count abc
+  # --count is 1..10000 (100 times NIST's 100 records); anything else is one usage error.
+  local c
+  for c in 0 -1 -3 10001 99999999999 abc; do
+    run 2 "--count: must be between 1 and 10000 (NIST's files have 100)" "$PQ" kat -a ML-KEM-768 --count "$c"
+  done
+  run 0 "" "$PQ" kat -a ML-KEM-768 --count 2
+  check "kat --count 2: two records" test "$(grep -c '^count = ' "$OUT")" = 2
+  check "kat --count 2: the default file's first two records" \
+    cmp -s "$OUT" <("$PQ" kat -a ML-KEM-768 | sed -n '1,/^count = 2$/p' | sed '$d')
+  kat_streams "${H[ML-KEM-1024]}"
   run 2 "unknown algorithm" "$PQ" kat -a kyber768
   run 2 "" "$PQ" kat
+}
+
+# kat_streams: `pqkem kat --count 10000` (the largest count) runs in a small, fixed amount of
+# memory, because each record is written as soon as it is computed: under a 64 MiB address-space
+# limit it writes all 10000 ML-KEM-1024 records (128 MB of text, about a second in a Release
+# build). Holding the text in memory first needs about 380 MB (the string's last doubling) and
+# fails with "out of memory". $1: the SHA-256 of NIST's first ML-KEM-1024 record.
+kat_streams() {
+  local first_sha256=$1
+  # ASan and UBSan builds reserve terabytes of address space at start-up: no limit fits them.
+  if grep -qaF __asan_init "$PQ"; then
+    echo "SKIP: kat streaming check under ulimit -v (sanitizer build: ASan reserves terabytes of address space)"
+    return
+  fi
+  local a=ML-KEM-1024 n=10000 rc stats
+  : >"$T/kat-first-record"
+  stats=$( (ulimit -v 65536 && exec "$PQ" kat -a "$a" --count "$n" 2>"$ERR") |
+    awk -v first="$T/kat-first-record" '
+      { bytes += length($0) + 1 }
+      /^count = / { records++; last = $0 }
+      NR >= 3 && NR <= 8 { print > first }
+      END { print bytes, records, last }'
+    echo "rc=${PIPESTATUS[0]}")
+  # Independent of the binary: "# name\n\n", then per record "count = i\n", a seed line of 96
+  # hex digits, pk, sk, ct and ss lines of the FIPS 203 sizes, and a blank line.
+  local fixed=$((7 + 96 + 1 + 4 * (5 + 1) + 2 * (PK[$a] + SK[$a] + CT[$a] + 32) + 1))
+  # "count = i\n" is 9 bytes and the digits of i; 0..n-1 have 1 + sum(n - 10^k, 10^k <= n) digits.
+  local digits=1 p
+  for ((p = 1; p <= n; p *= 10)); do digits=$((digits + n - p)); done
+  local want_bytes=$((${#a} + 4 + n * (9 + fixed) + digits))
+  rc=${stats##*rc=}
+  check "kat --count $n under ulimit -v 64 MiB: exit 0 ($rc), no stderr ($(head -c 200 "$ERR"))" \
+    test "$rc" = 0 -a ! -s "$ERR"
+  check "kat --count $n under ulimit -v: $want_bytes bytes, $n records, the last 'count = $((n - 1))' (got ${stats%%$'\n'*})" \
+    test "${stats%%$'\n'*}" = "$want_bytes $n count = $((n - 1))"
+  check "kat --count $n under ulimit -v: NIST's first record" \
+    test "$(sha256sum <"$T/kat-first-record" | cut -d' ' -f1)" = "$first_sha256"
 }
 
 # ---------------------------------------------------------------------------------------------
