@@ -26,31 +26,44 @@ Tlv Reader::next() {
     if (len < 0x80) fail("non-minimal DER length (long form for a length below 128)");
     if (len > kMaxLength) fail("DER length too large");
   }
-  if (m_rest.size() - pos < len)
-    fail("truncated: an element claims " + std::to_string(len) + " bytes but only " +
-         std::to_string(m_rest.size() - pos) + " remain");
+  if (m_rest.size() - pos < len) fail("truncated: an element is longer than the data that remains");
   Tlv out{tag, m_rest.subspan(pos, len)};
   m_rest = m_rest.subspan(pos + len);
   return out;
 }
 
 namespace {
-std::string tag_text(std::uint8_t tag) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  const char text[] = {'0', 'x', kDigits[tag >> 4], kDigits[tag & 0xf]};
-  return std::string(text, sizeof text);
+/// The type a universal tag of the key formats stands for ("an OCTET STRING"); nullptr for
+/// any other tag. Messages name only the expected tag (a constant), never the one found.
+const char* type_name(std::uint8_t tag) noexcept {
+  switch (tag) {
+    case kInteger:
+      return "an INTEGER";
+    case kBitString:
+      return "a BIT STRING";
+    case kOctetString:
+      return "an OCTET STRING";
+    case kOid:
+      return "an OBJECT IDENTIFIER";
+    case kSequence:
+      return "a SEQUENCE";
+    default:
+      return nullptr;
+  }
 }
 }  // namespace
 
 ByteView Reader::expect(std::uint8_t tag, const char* field) {
   if (m_rest.empty()) fail(std::string("missing ") + field);
-  if (m_rest[0] != tag)
-    fail(std::string(field) + ": expected tag " + tag_text(tag) + ", found " + tag_text(m_rest[0]));
+  if (m_rest[0] != tag) {
+    const char* type = type_name(tag);
+    fail(std::string(field) + (type != nullptr ? std::string(": expected ") + type : std::string(": wrong tag")));
+  }
   return next().content;
 }
 
 void Reader::expect_end(const char* after) const {
-  if (!m_rest.empty()) fail(std::to_string(m_rest.size()) + " bytes of trailing data after " + after);
+  if (!m_rest.empty()) fail(std::string("trailing data after ") + after);
 }
 
 std::size_t header_size(std::size_t content_size) noexcept {
@@ -81,35 +94,6 @@ void Writer::raw(ByteView bytes) {
 
 void Writer::done() const {
   if (m_pos != m_out.size()) throw Error(Errc::bad_argument, "DER writer: buffer not filled exactly");
-}
-
-std::string oid_to_string(ByteView oid) {
-  if (oid.empty() || oid.size() > 64) return "(malformed)";
-  std::string out;
-  std::uint64_t value = 0;
-  bool first = true;
-  bool start = true;  // at the first byte of a component
-  for (std::size_t i = 0; i < oid.size(); ++i) {
-    const std::uint8_t b = oid[i];
-    if (start && b == 0x80) return "(malformed)";  // non-minimal base-128
-    value = (value << 7) | (b & 0x7f);
-    if (value > 0xffffffffULL) return "(malformed)";
-    start = (b & 0x80) == 0;
-    if (!start) continue;
-    if (first) {
-      const std::uint64_t arc = value < 40 ? 0 : value < 80 ? 1 : 2;
-      out = std::to_string(arc);
-      out += '.';
-      out += std::to_string(value - 40 * arc);
-      first = false;
-    } else {
-      out += '.';
-      out += std::to_string(value);
-    }
-    value = 0;
-  }
-  if (!start) return "(malformed)";  // last component unterminated
-  return out;
 }
 
 }  // namespace pqkem::der

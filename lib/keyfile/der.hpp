@@ -2,6 +2,10 @@
 // enough for SubjectPublicKeyInfo and PKCS#8 (RFC 5280, RFC 5958). Only what those need:
 // single-byte tags, definite minimal lengths, no recursion. The reader never reads outside
 // its input and fails with Error(Errc::bad_format) on anything that is not DER.
+//
+// The input may be secret: a raw secret key that starts with 0x30 is tried as DER. So a
+// message names the structure, the field and the rule that failed, and never a value read
+// from the input (a length, a count of bytes, a tag).
 #pragma once
 
 #include <cstddef>
@@ -49,9 +53,10 @@ public:
   /// (0x80), reserved 0xff, long-form lengths that are not minimal (< 128, or a leading zero
   /// byte), more than 3 length bytes, lengths past the end of the input.
   Tlv next();
-  /// The next TLV, which must have tag `tag`; `field` names it in the error message.
+  /// The next TLV, which must have tag `tag`; `field` names it in the error message, with
+  /// the type expected ("privateKey: expected an OCTET STRING").
   ByteView expect(std::uint8_t tag, const char* field);
-  /// Fails unless everything has been read ("trailing data after ...").
+  /// Fails unless everything has been read ("trailing data after <after>").
   void expect_end(const char* after) const;
 
   [[noreturn]] void fail(const std::string& why) const;
@@ -85,9 +90,5 @@ private:
   std::span<std::uint8_t> m_out;
   std::size_t m_pos = 0;
 };
-
-/// Dotted text of an OBJECT IDENTIFIER's contents ("2.16.840.1.101.3.4.4.2"), for messages;
-/// "(malformed)" if the encoding is not minimal base-128 or a component exceeds 2^32.
-std::string oid_to_string(ByteView oid);
 
 }  // namespace pqkem::der

@@ -27,6 +27,27 @@ constexpr OidEntry kOids[] = {
 };
 constexpr std::size_t kSeedBytes = 64;  // d || z
 
+/// Algorithms whose keys are likely to be given by mistake, by the contents of their OIDs, so
+/// that a message can say what a key is without printing the OID read from the input (a
+/// secret key misread as DER would show its own bytes).
+struct ForeignOid {
+  std::string_view name;
+  std::size_t size;
+  std::array<std::uint8_t, 9> der;
+  [[nodiscard]] ByteView view() const noexcept { return {der.data(), size}; }
+};
+constexpr ForeignOid kForeignOids[] = {
+    {"RSA", 9, {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01}},  // rsaEncryption 1.2.840.113549.1.1.1
+    {"EC", 7, {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}},              // id-ecPublicKey 1.2.840.10045.2.1
+    {"X25519", 3, {0x2b, 0x65, 0x6e}},                                   // 1.3.101.110 (RFC 8410)
+    {"X448", 3, {0x2b, 0x65, 0x6f}},                                     // 1.3.101.111
+    {"Ed25519", 3, {0x2b, 0x65, 0x70}},                                  // 1.3.101.112
+    {"Ed448", 3, {0x2b, 0x65, 0x71}},                                    // 1.3.101.113
+    {"ML-DSA-44", 9, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11}},  // 2.16.840.1.101.3.4.3.17
+    {"ML-DSA-65", 9, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12}},  // .18
+    {"ML-DSA-87", 9, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13}},  // .19
+};
+
 const OidEntry* find_oid(Scheme s) noexcept {
   for (const auto& e : kOids)
     if (e.scheme == s) return &e;
@@ -47,17 +68,28 @@ bool equal_ct(ByteView a, ByteView b) noexcept {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+/// Fails unless `field` of an `s` key has the size RFC 9935 gives it. The message states the
+/// rule, not the size found: the field may be part of a secret key misread as DER.
+void check_size(const der::Reader& r, Scheme s, ByteView field_bytes, std::size_t want, const char* field) {
+  if (field_bytes.size() != want)
+    r.fail(name_of(s) + " " + field + " has the wrong length; RFC 9935 requires " + std::to_string(want) + " bytes");
+}
+
 /// AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }, which RFC 9935
-/// requires to be exactly { id-alg-ml-kem-* } with parameters absent.
+/// requires to be exactly { id-alg-ml-kem-* } with parameters absent. Any other OID is named
+/// only if it is one of kForeignOids.
 Scheme read_algorithm(der::Reader& outer, const std::string& what) {
   der::Reader alg(outer.expect(der::kSequence, "AlgorithmIdentifier"), what);
   const ByteView oid = alg.expect(der::kOid, "algorithm OID");
   const OidEntry* found = nullptr;
   for (const auto& e : kOids)
-    if (oid.size() == e.der.size() && std::memcmp(oid.data(), e.der.data(), oid.size()) == 0) found = &e;
-  if (found == nullptr)
-    alg.fail("algorithm " + der::oid_to_string(oid) +
-             " is not ML-KEM (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 for ML-KEM-512, -768, -1024)");
+    if (equal_ct(oid, e.der)) found = &e;
+  if (found == nullptr) {
+    for (const auto& e : kForeignOids)
+      if (equal_ct(oid, e.view())) alg.fail("this is an " + std::string(e.name) + " key, not ML-KEM");
+    alg.fail("the algorithm OID is not ML-KEM's (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 for ML-KEM-512, -768, "
+             "-1024)");
+  }
   if (!alg.empty()) alg.fail("the AlgorithmIdentifier has parameters; RFC 9935 requires them to be absent");
   return found->scheme;
 }
@@ -112,12 +144,6 @@ SecretBytes base64_decode(ByteView text) {
     secure_wipe(&v, sizeof v);  // private keys pass through here
   }
   return out;
-}
-
-std::string fmt_tag(std::uint8_t tag) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  const char text[] = {'t', 'a', 'g', ' ', '0', 'x', kDigits[tag >> 4], kDigits[tag & 0xf]};
-  return std::string(text, sizeof text);
 }
 
 bool is_ws(std::uint8_t c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -259,10 +285,7 @@ PublicKey decode_spki(ByteView input) {
   spki.expect_end("the subjectPublicKey");
   if (bits.empty() || bits[0] != 0) spki.fail("the subjectPublicKey BIT STRING must have 0 unused bits");
   const ByteView pk = bits.subspan(1);
-  const auto& info = scheme_info(s);
-  if (pk.size() != info.pk_bytes)
-    spki.fail(name_of(s) + " public key has " + std::to_string(pk.size()) + " bytes; it must have " +
-              std::to_string(info.pk_bytes));
+  check_size(spki, s, pk, scheme_info(s).pk_bytes, "public key");
   check_public_key(s, pk);
   return PublicKey{s, Bytes(pk.begin(), pk.end())};
 }
@@ -286,34 +309,30 @@ PrivateKey decode_pkcs8(ByteView input) {
 
   const auto& info = scheme_info(s);
   const std::string alg = name_of(s);
-  const auto check_size = [&](const der::Reader& r, ByteView v, std::size_t want, const char* field) {
-    if (v.size() != want)
-      r.fail(alg + " " + field + " has " + std::to_string(v.size()) + " bytes; it must have " + std::to_string(want));
-  };
 
   // RFC 9935 section 6: the CHOICE is decided by the tag alone.
   der::Reader choice(priv, what);
   const std::uint8_t tag = choice.peek_tag();
   if (tag != der::kContext0Primitive && tag != der::kOctetString && tag != der::kSequence)
-    choice.fail(fmt_tag(tag) + " is not an ML-KEM private key form; RFC 9935 has seed [0] (0x80), expandedKey "
-                "(0x04) and both (0x30)");
+    choice.fail("privateKey: not one of RFC 9935's private key forms (seed [0], expandedKey OCTET STRING, both "
+                "SEQUENCE)");
   const der::Tlv tlv = choice.next();
   choice.expect_end("the private key");
 
   PrivateKey key;
   if (tag == der::kContext0Primitive) {
-    check_size(choice, tlv.content, kSeedBytes, "seed");
+    check_size(choice, s, tlv.content, kSeedBytes, "seed");
     key = private_key_from_seed(s, tlv.content);
   } else if (tag == der::kOctetString) {
-    check_size(choice, tlv.content, info.sk_bytes, "expandedKey");
+    check_size(choice, s, tlv.content, info.sk_bytes, "expandedKey");
     key = private_key_from_expanded(s, tlv.content);
   } else {
     der::Reader both(tlv.content, what + " (both)");
     const ByteView seed = both.expect(der::kOctetString, "seed");
     const ByteView dk = both.expect(der::kOctetString, "expandedKey");
     both.expect_end("the expandedKey");
-    check_size(both, seed, kSeedBytes, "seed");
-    check_size(both, dk, info.sk_bytes, "expandedKey");
+    check_size(both, s, seed, kSeedBytes, "seed");
+    check_size(both, s, dk, info.sk_bytes, "expandedKey");
     key = private_key_from_seed(s, seed);
     if (!equal_ct(key.dk.view(), dk))
       throw Error(Errc::invalid_decaps_key, alg + " private key in 'both' form: the seed and the expanded key "

@@ -812,9 +812,9 @@ group_keyfile() {
   f1 "pairwise consistency" "$PQ" pubkey --sk "$R/bad-ML-KEM-512-2.priv" --pk out.pk
   f1 "pairwise consistency" "$PQ" info "$R/bad-ML-KEM-512-2.priv"
   f1 "disagree" "$PQ" convert --in "$R/bad-ML-KEM-512-1.priv" --out out.der --format der
-  f1 "1 bytes of trailing data after the PKCS#8 structure (trailing.der)" "$PQ" pubkey --sk trailing.der --pk out.pk
+  f1 "trailing data after the PKCS#8 structure (trailing.der)" "$PQ" pubkey --sk trailing.der --pk out.pk
   f1 "truncated" "$PQ" pubkey --sk truncated.der --pk out.pk
-  f1 "algorithm 2.16.840.1.101.3.4.4.9 is not ML-KEM" "$PQ" pubkey --sk wrongoid.der --pk out.pk
+  f1 "the algorithm OID is not ML-KEM's" "$PQ" pubkey --sk wrongoid.der --pk out.pk
   f1 "indefinite length" "$PQ" pubkey --sk indefinite.der --pk out.pk
   f1 "non-minimal DER length" "$PQ" pubkey --sk longlen.der --pk out.pk
   f1 "PEM label 'EC PRIVATE KEY' is not a key pqkem reads" "$PQ" decaps --sk label.pem --ct k.ct --ss out.ss

@@ -3,6 +3,11 @@
 // malformed input the readers must reject. A missing vector file fails the test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -150,15 +155,9 @@ TEST(Der, ReaderRejectsNonDer) {
   EXPECT_TRUE(throws_with([&] { read_one({0x04, 0x01, 0xaa, 0x00}); }, Errc::bad_format, "trailing data"));
   const Bytes integer{0x02, 0x01, 0x00};
   der::Reader r(integer, "test");
-  EXPECT_TRUE(throws_with([&] { r.expect(0x04, "field"); }, Errc::bad_format, "field: expected tag 0x04, found 0x02"));
-}
-
-TEST(Der, OidToString) {
-  EXPECT_EQ(der::oid_to_string(oid_bytes(2)), "2.16.840.1.101.3.4.4.2");
-  EXPECT_EQ(der::oid_to_string(Bytes{0x2b, 0x65, 0x70}), "1.3.101.112");
-  EXPECT_EQ(der::oid_to_string(Bytes{0x2a, 0x86}), "(malformed)");
-  EXPECT_EQ(der::oid_to_string(Bytes{0x2a, 0x80, 0x01}), "(malformed)");
-  EXPECT_EQ(der::oid_to_string(Bytes{}), "(malformed)");
+  EXPECT_TRUE(throws_with([&] { r.expect(0x04, "field"); }, Errc::bad_format, "test: field: expected an OCTET STRING"));
+  der::Reader r2(integer, "test");
+  EXPECT_TRUE(throws_with([&] { r2.expect(0x80, "field"); }, Errc::bad_format, "test: field: wrong tag"));
 }
 
 // --- The RFC 9935 example files --------------------------------------------------------------
@@ -387,17 +386,21 @@ TEST(Spki, Rejections) {
   };
   Bytes trailing = good;
   trailing.push_back(0);
-  EXPECT_TRUE(bad(trailing, Errc::bad_format, "trailing data after the SubjectPublicKeyInfo"));
+  EXPECT_TRUE(bad(trailing, Errc::bad_format, "SubjectPublicKeyInfo: trailing data after the SubjectPublicKeyInfo"));
   EXPECT_TRUE(bad(tlv(0x30, cat({alg_id(1), tlv(0x03, cat({Bytes{0}, f.kp.pk})), Bytes{0x05, 0x00}})),
                   Errc::bad_format, "trailing data after the subjectPublicKey"));
-  EXPECT_TRUE(bad(spki(alg_id(2), f.kp.pk), Errc::bad_format, "ML-KEM-768 public key has 800 bytes; it must have 1184"));
-  EXPECT_TRUE(bad(spki(alg_id(4), f.kp.pk), Errc::bad_format, "algorithm 2.16.840.1.101.3.4.4.4 is not ML-KEM"));
-  EXPECT_TRUE(bad(spki(tlv(0x30, tlv(0x06, {0x2b, 0x65, 0x6e})), f.kp.pk), Errc::bad_format, "1.3.101.110 is not ML-KEM"));
+  EXPECT_TRUE(bad(spki(alg_id(2), f.kp.pk), Errc::bad_format,
+                  "ML-KEM-768 public key has the wrong length; RFC 9935 requires 1184 bytes"));
+  EXPECT_TRUE(bad(spki(alg_id(4), f.kp.pk), Errc::bad_format,
+                  "SubjectPublicKeyInfo: the algorithm OID is not ML-KEM's (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 "
+                  "for ML-KEM-512, -768, -1024)"));
+  EXPECT_TRUE(bad(spki(tlv(0x30, tlv(0x06, {0x2b, 0x65, 0x6e})), f.kp.pk), Errc::bad_format,
+                  "SubjectPublicKeyInfo: this is an X25519 key, not ML-KEM"));
   EXPECT_TRUE(bad(spki(tlv(0x30, cat({tlv(0x06, oid_bytes(1)), Bytes{0x05, 0x00}})), f.kp.pk), Errc::bad_format,
                   "has parameters"));
   EXPECT_TRUE(bad(spki(alg_id(1), f.kp.pk, 1), Errc::bad_format, "0 unused bits"));
   EXPECT_TRUE(bad(spki(alg_id(1), Bytes(f.kp.pk.begin(), f.kp.pk.end() - 1)), Errc::bad_format,
-                  "public key has 799 bytes"));
+                  "ML-KEM-512 public key has the wrong length; RFC 9935 requires 800 bytes"));
   Bytes unreduced = f.kp.pk;
   unreduced[0] = 0xff;
   unreduced[1] |= 0x0f;  // first 12-bit coefficient 0xfff >= q
@@ -411,10 +414,50 @@ TEST(Spki, Rejections) {
   Bytes long_len{0x30, 0x83, 0x00, good[2], good[3]};
   long_len.insert(long_len.end(), good.begin() + 4, good.end());
   EXPECT_TRUE(bad(long_len, Errc::bad_format, "non-minimal"));
-  EXPECT_TRUE(bad(Bytes(good.begin(), good.end() - 1), Errc::bad_format, "truncated"));
-  EXPECT_TRUE(bad(tlv(0x31, Bytes(good.begin() + 4, good.end())), Errc::bad_format, "expected tag 0x30, found 0x31"));
+  EXPECT_TRUE(bad(Bytes(good.begin(), good.end() - 1), Errc::bad_format,
+                  "SubjectPublicKeyInfo: truncated: an element is longer than the data that remains"));
+  EXPECT_TRUE(bad(tlv(0x31, Bytes(good.begin() + 4, good.end())), Errc::bad_format,
+                  "SubjectPublicKeyInfo: SubjectPublicKeyInfo: expected a SEQUENCE"));
+  EXPECT_TRUE(bad(spki(tlv(0x30, tlv(0x04, oid_bytes(1))), f.kp.pk), Errc::bad_format,
+                  "algorithm OID: expected an OBJECT IDENTIFIER"));
+  EXPECT_TRUE(bad(tlv(0x30, cat({alg_id(1), tlv(0x04, f.kp.pk)})), Errc::bad_format,
+                  "subjectPublicKey: expected a BIT STRING"));
   // A PKCS#8 key is not an SPKI.
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, f.seed)), Errc::bad_format, "AlgorithmIdentifier"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, f.seed)), Errc::bad_format,
+                  "SubjectPublicKeyInfo: AlgorithmIdentifier: expected a SEQUENCE"));
+}
+
+TEST(Spki, WellKnownForeignOidsAreNamed) {
+  const Fixture f;
+  // The OID read from the input is never printed; one of these constants is named instead.
+  const struct {
+    Bytes oid;
+    const char* name;
+  } known[] = {
+      {{0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01}, "RSA"},  // rsaEncryption 1.2.840.113549.1.1.1
+      {{0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}, "EC"},              // id-ecPublicKey 1.2.840.10045.2.1
+      {{0x2b, 0x65, 0x6e}, "X25519"},                                   // 1.3.101.110
+      {{0x2b, 0x65, 0x6f}, "X448"},                                     // 1.3.101.111
+      {{0x2b, 0x65, 0x70}, "Ed25519"},                                  // 1.3.101.112
+      {{0x2b, 0x65, 0x71}, "Ed448"},                                    // 1.3.101.113
+      {{0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11}, "ML-DSA-44"},  // 2.16.840.1.101.3.4.3.17
+      {{0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12}, "ML-DSA-65"},
+      {{0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13}, "ML-DSA-87"},
+  };
+  for (const auto& k : known) {
+    const Bytes alg = tlv(0x30, tlv(0x06, k.oid));
+    const std::string want = std::string("this is an ") + k.name + " key, not ML-KEM";
+    EXPECT_TRUE(throws_with([&] { keyfile::decode_spki(spki(alg, f.kp.pk)); }, Errc::bad_format,
+                            "SubjectPublicKeyInfo: " + want));
+    EXPECT_TRUE(throws_with([&] { keyfile::decode_pkcs8(pkcs8(version(0), alg, tlv(0x80, f.seed))); }, Errc::bad_format,
+                            "PKCS#8 private key: " + want));
+    // A prefix or an extension of a known OID is not that algorithm.
+    for (const Bytes& near : {Bytes(k.oid.begin(), k.oid.end() - 1), cat({k.oid, Bytes{0x01}})}) {
+      const Bytes der = spki(tlv(0x30, tlv(0x06, near)), f.kp.pk);
+      EXPECT_TRUE(
+          throws_with([&] { keyfile::decode_spki(der); }, Errc::bad_format, "the algorithm OID is not ML-KEM's"));
+    }
+  }
 }
 
 // --- PKCS#8 rejections ------------------------------------------------------------------------
@@ -430,12 +473,13 @@ TEST(Pkcs8, StructureRejections) {
   };
   Bytes trailing = good;
   trailing.push_back(0x00);
-  EXPECT_TRUE(bad(trailing, "1 bytes of trailing data after the PKCS#8 structure"));
+  EXPECT_TRUE(bad(trailing, "PKCS#8 private key: trailing data after the PKCS#8 structure"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), cat({seed_choice, Bytes{0x00}})), "trailing data after the private key"));
   EXPECT_TRUE(bad(pkcs8(version(2), alg_id(1), seed_choice), "unsupported version"));
   EXPECT_TRUE(bad(pkcs8(tlv(0x02, {0x00, 0x00}), alg_id(1), seed_choice), "unsupported version"));
-  EXPECT_TRUE(bad(pkcs8(alg_id(1), alg_id(1), seed_choice), "version: expected tag 0x02"));
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(9), seed_choice), "2.16.840.1.101.3.4.4.9 is not ML-KEM"));
+  EXPECT_TRUE(bad(pkcs8(alg_id(1), alg_id(1), seed_choice), "PKCS#8 private key: version: expected an INTEGER"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(9), seed_choice), "PKCS#8 private key: the algorithm OID is not ML-KEM's"));
+  EXPECT_TRUE(bad(tlv(0x30, cat({version(0), alg_id(1), tlv(0x80, f.seed)})), "privateKey: expected an OCTET STRING"));
   EXPECT_TRUE(bad(pkcs8(version(0), tlv(0x30, cat({tlv(0x06, oid_bytes(1)), Bytes{0x05, 0x00}})), seed_choice),
                   "has parameters"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), seed_choice, tlv(0xa0, {})), "attributes are not supported"));
@@ -448,22 +492,28 @@ TEST(Pkcs8, StructureRejections) {
   pub_bits[10] ^= 1;
   EXPECT_TRUE(bad(pkcs8(version(1), alg_id(1), seed_choice, tlv(0x81, pub_bits)), "does not match the private key"));
   // Private key CHOICE: decided by tag, lengths exact.
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x81, f.seed)), "tag 0x81 is not an ML-KEM private key form"));
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0xa0, f.seed)), "tag 0xa0 is not an ML-KEM private key form"));
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, Bytes(f.seed.begin(), f.seed.end() - 1))),
-                  "ML-KEM-512 seed has 63 bytes; it must have 64"));
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, cat({f.seed, Bytes{0}}))), "seed has 65 bytes"));
+  const std::string not_a_form =
+      "PKCS#8 private key: privateKey: not one of RFC 9935's private key forms (seed [0], expandedKey OCTET STRING, "
+      "both SEQUENCE)";
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x81, f.seed)), not_a_form));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0xa0, f.seed)), not_a_form));
+  const std::string seed_length =
+      "PKCS#8 private key: ML-KEM-512 seed has the wrong length; RFC 9935 requires 64 bytes";
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, Bytes(f.seed.begin(), f.seed.end() - 1))), seed_length));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x80, cat({f.seed, Bytes{0}}))), seed_length));
   // A 64-byte expandedKey is not a seed (the tag decides, not the length).
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, f.seed)), "expandedKey has 64 bytes; it must have 1632"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, f.seed)),
+                  "ML-KEM-512 expandedKey has the wrong length; RFC 9935 requires 1632 bytes"));
   // An ML-KEM-512 key labelled ML-KEM-768.
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(2), tlv(0x04, f.dk())), "ML-KEM-768 expandedKey has 1632 bytes"));
+  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(2), tlv(0x04, f.dk())),
+                  "ML-KEM-768 expandedKey has the wrong length; RFC 9935 requires 2400 bytes"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, tlv(0x04, f.seed))), "missing expandedKey"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x80, f.seed), tlv(0x04, f.dk())}))),
-                  "seed: expected tag 0x04, found 0x80"));
+                  "PKCS#8 private key (both): seed: expected an OCTET STRING"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, f.dk()), Bytes{0x05, 0x00}}))),
                   "trailing data after the expandedKey"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, Bytes(32)), tlv(0x04, f.dk())}))),
-                  "seed has 32 bytes"));
+                  "PKCS#8 private key (both): ML-KEM-512 seed has the wrong length; RFC 9935 requires 64 bytes"));
   // Indefinite length inside the privateKey OCTET STRING.
   Bytes indefinite_choice{0x80, 0x80};
   indefinite_choice.insert(indefinite_choice.end(), f.seed.begin(), f.seed.end());
@@ -512,6 +562,280 @@ TEST(Pkcs8, KeyMaterialRejections) {
                         tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, Bytes(other.sk.view().begin(), other.sk.view().end()))}))),
                   Errc::invalid_decaps_key, "disagree"));
   EXPECT_NO_THROW(keyfile::decode_pkcs8(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, dk)})))));
+}
+
+// --- No value decoded from the input in any message ---------------------------------------------
+//
+// A raw secret key of a wrong length that starts with 0x30 is tried as DER, and a secret key
+// may be given where a public key belongs, so the DER readers see secret bytes: their
+// messages may name the structure, the field and the rule that failed, never a length, count,
+// tag or OID read from the input. Checked two ways: (a) every number in a message (decimal,
+// or hexadecimal after 0x) is one of the standard's constants the messages use, and (b) inputs
+// whose failure is the same rule at the same place, but whose content differs, get the same
+// message.
+
+/// The numbers the messages may contain: RFC and FIPS numbers, parameter-set names, the
+/// standard's sizes, DER's short-form limit (128), the arcs of the constant OIDs and the
+/// foreign algorithm names.
+const std::set<std::string> kAllowedNumbers = {
+    "0",   "1",   "2",   "3",    "4",    "7",    "8",    "16",   "44",   "64",   "65",   "87",   "101",  "128",
+    "203", "448", "512", "768",  "800",  "840",  "1024", "1184", "1568", "1632", "2400", "3168", "5280", "5958",
+    "9935", "25519"};
+/// Hexadecimal constants the messages may contain ("reserved length byte 0xff").
+const std::set<std::string> kAllowedHex = {"0xff"};
+
+/// (a): every hexadecimal and decimal number in `message` is an allowed constant.
+::testing::AssertionResult only_constant_numbers(const std::string& message) {
+  std::size_t i = 0;
+  while (i < message.size()) {
+    if (!std::isdigit(static_cast<unsigned char>(message[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    const bool hex = message.compare(i, 2, "0x") == 0;
+    if (hex) end += 2;
+    while (end < message.size() && (hex ? std::isxdigit(static_cast<unsigned char>(message[end]))
+                                        : std::isdigit(static_cast<unsigned char>(message[end]))))
+      ++end;
+    const std::string number = message.substr(i, end - i);
+    if ((hex ? kAllowedHex : kAllowedNumbers).count(number) == 0)
+      return ::testing::AssertionFailure() << "'" << number << "' in: " << message;
+    i = end;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// The message of the pqkem::Error that `decode(input)` throws; nullopt if it succeeds. Any
+/// other exception escapes and fails the test.
+template <class Decode>
+std::optional<std::string> message_of(Decode decode, const Bytes& input) {
+  try {
+    decode(input);
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+const auto kDecodePkcs8 = [](const Bytes& in) { keyfile::decode_pkcs8(in); };
+const auto kDecodeSpki = [](const Bytes& in) { keyfile::decode_spki(in); };
+
+/// (b): every input of `family` is rejected, all with one message, and that message passes (a).
+template <class Decode>
+::testing::AssertionResult one_message(Decode decode, const std::vector<Bytes>& family) {
+  std::optional<std::string> first;
+  for (std::size_t i = 0; i < family.size(); ++i) {
+    const auto got = message_of(decode, family[i]);
+    if (!got) return ::testing::AssertionFailure() << "input " << i << " was accepted";
+    if (!first) first = got;
+    if (*got != *first)
+      return ::testing::AssertionFailure() << "input 0: '" << *first << "'\ninput " << i << ": '" << *got << "'";
+  }
+  if (!first) return ::testing::AssertionFailure() << "empty family";
+  return only_constant_numbers(*first);
+}
+
+class Random {
+public:
+  explicit Random(std::uint64_t seed) : m_rng(seed) {}
+  /// Uniform in [lo, hi].
+  std::size_t in(std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(m_rng); }
+  std::uint8_t byte() { return static_cast<std::uint8_t>(in(0, 255)); }
+  Bytes bytes(std::size_t n) {
+    Bytes out(n);
+    for (auto& b : out) b = byte();
+    return out;
+  }
+
+private:
+  std::mt19937_64 m_rng;
+};
+
+/// `tag`, then a minimal long-form length of 1 to 3 bytes (0x81 / 0x82 / 0x83) of a value
+/// larger than the random rest, so the element always claims more than remains.
+Bytes overlong_element(Random& rng, std::uint8_t tag) {
+  const std::size_t n = rng.in(1, 3);
+  const std::size_t lo = std::size_t{1} << (8 * n - 8 + (n == 1 ? 7 : 0));  // 128, 256, 65536
+  const std::size_t hi = std::min<std::size_t>((std::size_t{1} << (8 * n)) - 1, der::kMaxLength);
+  const std::size_t rest = rng.in(0, std::min<std::size_t>(lo - 1, 5000));
+  const std::size_t len = rng.in(std::max(lo, rest + 1), hi);
+  Bytes out{tag, static_cast<std::uint8_t>(0x80 | n)};
+  for (std::size_t i = n; i-- > 0;) out.push_back(static_cast<std::uint8_t>(len >> (8 * i)));
+  const Bytes tail = rng.bytes(rest);
+  out.insert(out.end(), tail.begin(), tail.end());
+  return out;
+}
+
+/// Well-formed encodings of real keys: PKCS#8 in every form and SPKI, for every ML-KEM set.
+std::vector<Bytes> real_encodings() {
+  std::vector<Bytes> out;
+  for (const auto s : kMlKem) {
+    const auto key = keyfile::private_key_from_seed(s, rfc_seed());
+    for (const auto form : kForms) {
+      const auto der = keyfile::encode_pkcs8(key, form);
+      out.emplace_back(der.view().begin(), der.view().end());
+    }
+    out.push_back(keyfile::encode_spki(s, key.pk));
+  }
+  return out;
+}
+
+TEST(NoInputInMessages, RandomDerLikeInputs) {
+  Random rng(20250917);
+  const std::vector<Bytes> real = real_encodings();
+  constexpr std::size_t kLengths[] = {2,    3,    4,    5,    6,    10,   64,   66,   100, 130,
+                                      800,  1184, 1568, 1632, 2399, 2400, 2401, 3168, 4000};
+  for (int i = 0; i < 2000; ++i) {
+    Bytes in;
+    const std::size_t variant = rng.in(0, 9);
+    if (variant <= 1) {  // 0x30, then random bytes
+      in = rng.bytes(kLengths[rng.in(0, std::size(kLengths) - 1)]);
+      in[0] = 0x30;
+    } else if (variant == 2) {  // 0x30 with a long-form length (0x81 / 0x82 / 0x83), then random
+      in = rng.bytes(kLengths[rng.in(3, std::size(kLengths) - 1)]);
+      in[0] = 0x30;
+      in[1] = static_cast<std::uint8_t>(0x81 + rng.in(0, 2));
+    } else if (variant == 3) {  // an outer SEQUENCE that fits exactly, random content
+      in = tlv(0x30, rng.bytes(rng.in(0, 3000)));
+    } else if (variant == 4) {  // a PKCS#8 version and a random rest inside a fitting SEQUENCE
+      in = tlv(0x30, cat({version(static_cast<std::uint8_t>(rng.in(0, 1))), rng.bytes(rng.in(0, 3000))}));
+    } else {  // a real encoding, changed
+      in = real[rng.in(0, real.size() - 1)];
+      const std::size_t at = rng.in(0, in.size() - 1);
+      const auto pos = in.begin() + static_cast<std::ptrdiff_t>(at);
+      switch (variant) {
+        case 5:  // one byte changed, anywhere
+          in[at] ^= static_cast<std::uint8_t>(rng.in(1, 255));
+          break;
+        case 6:  // one byte changed in the headers at the front
+          in[at % 32] ^= static_cast<std::uint8_t>(rng.in(1, 255));
+          break;
+        case 7: {  // bytes appended
+          const Bytes tail = rng.bytes(rng.in(1, 40));
+          in.insert(in.end(), tail.begin(), tail.end());
+          break;
+        }
+        case 8:  // truncated
+          in.resize(at);
+          break;
+        default:  // one byte removed or inserted
+          if (rng.in(0, 1) == 0) {
+            in.erase(pos);
+          } else {
+            in.insert(pos, rng.byte());
+          }
+      }
+    }
+    for (const auto& decode : {+kDecodePkcs8, +kDecodeSpki}) {
+      const auto message = message_of(decode, in);
+      if (message) {
+        ASSERT_TRUE(only_constant_numbers(*message)) << "input " << i << " (variant " << variant << ")";
+      }
+    }
+  }
+}
+
+TEST(NoInputInMessages, SameRuleSameMessage) {
+  Random rng(9935);
+  const Fixture f;
+  const Bytes seed_choice = tlv(0x80, f.seed);
+  // `make` builds one member of a family; 100 members each.
+  const auto family = [&](auto make) {
+    std::vector<Bytes> out;
+    for (int i = 0; i < 100; ++i) out.push_back(make());
+    return out;
+  };
+  for (const auto& decode : {+kDecodePkcs8, +kDecodeSpki}) {
+    SCOPED_TRACE(decode == +kDecodePkcs8 ? "decode_pkcs8" : "decode_spki");
+    // The outer SEQUENCE claims more than remains, whatever the length and the rest.
+    EXPECT_TRUE(one_message(decode, family([&] { return overlong_element(rng, 0x30); })));
+    // The first byte is not a SEQUENCE tag, whatever it is.
+    EXPECT_TRUE(one_message(decode, family([&] {
+      Bytes in = rng.bytes(rng.in(1, 3000));
+      while (in[0] == 0x30) in[0] = rng.byte();
+      return in;
+    })));
+    // The same raw buffer header (0x30 0x83 and a length) with different contents.
+    const Bytes header{0x30, 0x83, 0x2a, 0x43, 0x47};
+    EXPECT_TRUE(one_message(decode, family([&] { return cat({header, rng.bytes(2394)}); })));
+  }
+  // Trailing data after a whole structure, however much.
+  const std::vector<Bytes> real = real_encodings();
+  for (const bool pkcs8_family : {true, false}) {
+    SCOPED_TRACE(pkcs8_family ? "trailing PKCS#8" : "trailing SPKI");
+    EXPECT_TRUE(one_message(pkcs8_family ? +kDecodePkcs8 : +kDecodeSpki, family([&] {
+      Bytes in;
+      do {
+        in = real[rng.in(0, real.size() - 1)];
+      } while ((keyfile::der_kind(in) == keyfile::DerKind::pkcs8) != pkcs8_family);
+      const Bytes tail = rng.bytes(rng.in(1, 300));
+      in.insert(in.end(), tail.begin(), tail.end());
+      return in;
+    })));
+  }
+  for (std::uint8_t k = 1; k <= 3; ++k) {
+    const auto& info = scheme_info(kMlKem[k - 1]);
+    SCOPED_TRACE(std::string(info.name));
+    const Bytes alg = alg_id(k);
+    // A field of the wrong length, whatever its length and content.
+    const auto wrong_length = [&](std::size_t right) {
+      std::size_t n = 0;
+      do {
+        n = rng.in(0, 4000);
+      } while (n == right);
+      return rng.bytes(n);
+    };
+    EXPECT_TRUE(one_message(kDecodeSpki, family([&] { return spki(alg, wrong_length(info.pk_bytes)); })));
+    EXPECT_TRUE(one_message(kDecodePkcs8, family([&] { return pkcs8(version(0), alg, tlv(0x80, wrong_length(64))); })));
+    EXPECT_TRUE(one_message(kDecodePkcs8,
+                            family([&] { return pkcs8(version(0), alg, tlv(0x04, wrong_length(info.sk_bytes))); })));
+    EXPECT_TRUE(one_message(kDecodePkcs8, family([&] {
+      const Bytes dk = rng.bytes(rng.in(0, 3000));
+      return pkcs8(version(0), alg, tlv(0x30, cat({tlv(0x04, wrong_length(64)), tlv(0x04, dk)})));
+    })));
+  }
+  // An OID that is neither ML-KEM's nor a well-known one (none of those has 10 or more bytes).
+  const auto foreign_alg = [&] { return tlv(0x30, tlv(0x06, rng.bytes(rng.in(10, 40)))); };
+  EXPECT_TRUE(one_message(kDecodePkcs8, family([&] { return pkcs8(version(0), foreign_alg(), seed_choice); })));
+  EXPECT_TRUE(one_message(kDecodeSpki, family([&] { return spki(foreign_alg(), f.kp.pk); })));
+  // A field with the wrong tag, whatever the tag and the content.
+  const auto tag_except = [&](std::initializer_list<std::uint8_t> right) {
+    std::uint8_t t = 0;
+    do {
+      t = rng.byte();
+    } while (std::find(right.begin(), right.end(), t) != right.end());
+    return t;
+  };
+  const auto wrong_tag = [&](std::initializer_list<std::uint8_t> right) {
+    return tlv(tag_except(right), rng.bytes(rng.in(0, 100)));
+  };
+  EXPECT_TRUE(one_message(kDecodePkcs8, family([&] { return pkcs8(wrong_tag({0x02}), alg_id(1), seed_choice); })));
+  EXPECT_TRUE(one_message(kDecodePkcs8, family([&] { return pkcs8(version(0), wrong_tag({0x30}), seed_choice); })));
+  EXPECT_TRUE(
+      one_message(kDecodePkcs8, family([&] { return pkcs8(version(0), alg_id(1), wrong_tag({0x80, 0x04, 0x30})); })));
+  EXPECT_TRUE(one_message(kDecodePkcs8, family([&] {
+    return pkcs8(version(0), alg_id(1), tlv(0x30, cat({wrong_tag({0x04}), tlv(0x04, f.dk())})));
+  })));
+  EXPECT_TRUE(one_message(kDecodeSpki, family([&] { return spki(tlv(0x30, wrong_tag({0x06})), f.kp.pk); })));
+  EXPECT_TRUE(one_message(kDecodeSpki, family([&] { return tlv(0x30, cat({alg_id(1), wrong_tag({0x03})})); })));
+}
+
+TEST(NoInputInMessages, RawSecretKeyStartingWithASequenceTag) {
+  // One byte short of an ML-KEM-768 expanded key, starting 0x30 0x83 2a 43 47: read as DER, it
+  // is a SEQUENCE claiming 2769735 bytes with 2394 left.
+  Random rng(2399);
+  Bytes raw = rng.bytes(2399);
+  const Bytes header{0x30, 0x83, 0x2a, 0x43, 0x47};
+  std::copy(header.begin(), header.end(), raw.begin());
+  const std::string truncated = "truncated: an element is longer than the data that remains";
+  EXPECT_EQ(message_of(kDecodePkcs8, raw), "PKCS#8 private key: " + truncated);
+  EXPECT_EQ(message_of(kDecodeSpki, raw), "SubjectPublicKeyInfo: " + truncated);
+  // A whole ML-KEM-768 key (2400 bytes) given as a public key.
+  raw.push_back(rng.byte());
+  const auto as_spki = message_of(kDecodeSpki, raw);
+  ASSERT_TRUE(as_spki.has_value());
+  EXPECT_TRUE(only_constant_numbers(*as_spki));
 }
 
 // --- Schemes without an OID, helpers ----------------------------------------------------------
