@@ -101,23 +101,14 @@ struct Result {
   [[nodiscard]] std::string name() const { return fmt::format("{} {} ({})", group, item, impl); }
 };
 
-std::string json_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 void print_json(const std::vector<Result>& results, double rate) {
   std::string out = "[\n";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result& r = results[i];
     out += fmt::format(
-        "  {{\"name\": \"{}\", \"unit\": \"ticks\", \"value\": {}, \"extra\": \"p10={} ticks; iterations={}; "
+        "  {{\"name\": {}, \"unit\": \"ticks\", \"value\": {}, \"extra\": \"p10={} ticks; iterations={}; "
         "ops_per_s={:.0f}; tsc_ghz={:.3f}\"}}{}\n",
-        json_escape(r.name()), r.stats.median, r.stats.p10, r.stats.iterations,
+        json_string(r.name()), r.stats.median, r.stats.p10, r.stats.iterations,
         rate / static_cast<double>(std::max<std::uint64_t>(r.stats.median, 1)), rate / 1e9,
         i + 1 < results.size() ? "," : "");
   }
@@ -125,15 +116,18 @@ void print_json(const std::vector<Result>& results, double rate) {
   write_stdout(out);
 }
 
-/// name -> value from an earlier --json output. Exit 1 if unreadable or not in that format.
+/// name -> value from an earlier --json output. Exit 1 if unreadable (read_input's checks and
+/// size limit, as for every input) or not in that format.
 std::map<std::string, double> read_baseline(const std::string& path) {
+  const SecretBytes content = read_input(path);
   try {
-    const json::Value doc = json::parse_file(path);
+    const std::string_view text(reinterpret_cast<const char*>(content.data()), content.size());
+    const json::Value doc = json::parse(text);
     std::map<std::string, double> m;
     for (const json::Value& e : doc.as_array()) m[e.at("name").as_string()] = e.at("value").as_double();
     return m;
   } catch (const std::exception& e) {
-    throw_failure(fmt::format("cannot use as a baseline: {}", e.what()), path);
+    throw_failure(fmt::format("cannot use as a baseline: {}", printable(e.what())), input_name(path));
   }
 }
 
@@ -269,32 +263,37 @@ std::vector<Result> bench_ntt_plans(std::size_t iterations, double rate, const P
 }  // namespace
 
 void run_bench(const BenchOptions& opts) {
-  apply_engine_options({"", opts.ntt_plan});
+  apply_engine_options({std::nullopt, opts.ntt_plan});
   std::vector<Scheme> schemes;
-  for (const std::string& a : opts.algorithms) schemes.push_back(*parse_algorithm(a));
+  for (const std::string& a : opts.algorithms) schemes.push_back(require_algorithm(a));
   if (schemes.empty())
     for (const SchemeInfo& info : all_schemes()) schemes.push_back(info.scheme);
 
   const std::vector<std::string_view> usable = simd::usable_implementations();
   std::vector<std::string> impls;
-  if (opts.impl == "auto") {
+  std::string impl_choice = opts.impl;
+  for (auto& c : impl_choice) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const auto named_impl = simd::parse_impl(impl_choice);
+  if (impl_choice == "auto") {
     impls.emplace_back(simd::impl_name(simd::active_impl()));  // PQKEM_IMPL or the best usable
-  } else if (opts.impl == "all") {
+  } else if (impl_choice == "all") {
     impls.assign(usable.begin(), usable.end());
-  } else if (opts.impl == "portable" || opts.impl == "avx2") {
-    if (std::find(usable.begin(), usable.end(), opts.impl) == usable.end())
-      throw_failure(fmt::format("implementation '{}' is not usable on this CPU or in this build (usable: {})", opts.impl,
+  } else if (named_impl) {
+    const std::string_view name = simd::impl_name(*named_impl);
+    if (std::find(usable.begin(), usable.end(), name) == usable.end())
+      throw_failure(fmt::format("implementation '{}' is not usable on this CPU or in this build (usable: {})", name,
                                 fmt::join(usable, ", ")));
-    impls.push_back(opts.impl);
+    impls.emplace_back(name);
   } else {
-    throw_usage(fmt::format("--impl must be auto, portable, avx2 or all, not '{}'", opts.impl));
+    throw_usage(fmt::format("--impl must be auto, portable, avx2 or all, not '{}'", printable(opts.impl)));
   }
-  if (!opts.baseline.empty() && opts.json) throw_usage("--baseline compares in the table; it cannot be combined with --json");
-  if (opts.fail_on_regression && opts.baseline.empty()) throw_usage("--fail-on-regression needs --baseline");
+  if (opts.baseline && opts.json) throw_usage("--baseline compares in the table; it cannot be combined with --json");
+  if (opts.fail_on_regression && !opts.baseline) throw_usage("--fail-on-regression needs --baseline");
   if (opts.kernels && opts.ntt_plans) throw_usage("--kernels and --ntt-plans are separate runs; give one of them");
 
-  const std::map<std::string, double> baseline = opts.baseline.empty() ? std::map<std::string, double>{}
-                                                                       : read_baseline(opts.baseline);
+  if (opts.baseline) check_path_roles({{*opts.baseline, "--baseline"}}, {});
+  const std::map<std::string, double> baseline =
+      opts.baseline ? read_baseline(*opts.baseline) : std::map<std::string, double>{};
   const double rate = tick_rate();
   const auto iterations = static_cast<std::size_t>(opts.iterations);
   std::vector<Result> results;
@@ -324,8 +323,8 @@ void run_bench(const BenchOptions& opts) {
     });
     if (regressions > 0) {
       const std::string what = fmt::format("{} measurement(s) more than 5% slower than the baseline", regressions);
-      if (opts.fail_on_regression) throw_failure(what, opts.baseline);
-      fmt::print(stderr, "pqkem: {} ({})\n", what, opts.baseline);
+      if (opts.fail_on_regression) throw_failure(what, input_name(*opts.baseline));
+      fmt::print(stderr, "pqkem: {} ({})\n", what, printable(input_name(*opts.baseline)));
     }
   }
 }

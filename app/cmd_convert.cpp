@@ -11,23 +11,33 @@ void run_convert(const ConvertOptions& opts) {
   if (algorithm) require_key_format(*algorithm, opts.format);
   const std::vector<PathArg> inputs{{opts.in_path, "--in"}};
   const std::vector<PathArg> outputs{{opts.out_path, "--out"}};
-  check_path_roles(inputs, outputs);
-  check_output(outputs[0], opts.format, opts.force);
+  check_paths(inputs, outputs, opts.format, opts.force, false);
 
-  const auto fits = [&](std::size_t n) {
-    for (const auto& info : all_schemes()) {
-      if (algorithm && info.scheme != *algorithm) continue;
-      if (n == info.pk_bytes || n == info.sk_bytes || seed_size(info.scheme) == n) return true;
-    }
-    return false;
-  };
-  KeyInput in = load_key_input(opts.in_path, fits);
+  KeyInput in = load_key_input(opts.in_path);
   bool is_private = false;
   if (const auto p = container_is_private(in)) {
     is_private = *p;
   } else if (!in.der) {
     const std::size_t n = in.bytes.size();
-    is_private = !(algorithm ? n == scheme_info(*algorithm).pk_bytes : scheme_from_pk_size(n).has_value());
+    bool pk = false;
+    bool sk = false;
+    std::optional<Scheme> ct_of;
+    for (const auto& info : all_schemes()) {
+      if (algorithm && info.scheme != *algorithm) continue;
+      pk = pk || n == info.pk_bytes;
+      sk = sk || n == info.sk_bytes || seed_size(info.scheme) == n;
+      if (n == info.ct_bytes) ct_of = info.scheme;
+    }
+    if (!pk && !sk) {
+      const std::string what = ct_of ? fmt::format("; that is the size of a {} ciphertext, and convert re-encodes keys",
+                                                   scheme_info(*ct_of).name)
+                                     : std::string();
+      throw_failure(fmt::format("input has {} bytes ({}): not the size of any public key, secret key or seed{}{}", n,
+                                in.from_hex ? "read as hex" : "read as raw bytes",
+                                algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string(), what),
+                    in.file);
+    }
+    is_private = !pk;
   }
   const std::string file = in.file;
 

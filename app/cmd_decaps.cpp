@@ -9,9 +9,7 @@ void run_decaps(const DecapsOptions& opts) {
   require_data_format(opts.format);
   const std::vector<PathArg> inputs{{opts.sk_path, "--sk"}, {opts.ct_path, "--ct"}};
   const std::vector<PathArg> outputs{{opts.ss_path, "--ss"}};
-  check_path_roles(inputs, outputs);
-  if (opts.json) require_json_outputs(outputs);
-  check_output(outputs[0], opts.format, opts.force);
+  check_paths(inputs, outputs, opts.format, opts.force, opts.json);
 
   const auto key = read_secret_key(opts.sk_path, algorithm);
   const Scheme s = key.first;

@@ -14,9 +14,7 @@ void run_encaps(const EncapsOptions& opts) {
   std::vector<PathArg> inputs{{opts.pk_path, "--pk"}};
   if (!coins.file().empty()) inputs.push_back({coins.file(), "--coins"});
   const std::vector<PathArg> outputs{{opts.ct_path, "--ct"}, {opts.ss_path, "--ss"}};
-  check_path_roles(inputs, outputs);
-  if (opts.json) require_json_outputs(outputs);
-  for (const auto& out : outputs) check_output(out, opts.format, opts.force);
+  check_paths(inputs, outputs, opts.format, opts.force, opts.json);
 
   const auto key = read_public_key(opts.pk_path, algorithm);
   const Scheme s = key.first;

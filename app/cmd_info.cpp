@@ -104,18 +104,12 @@ void add_fingerprint(Report& r, ByteView pk, const std::string& text_key) {
 }  // namespace
 
 void run_info(const InfoOptions& opts) {
+  apply_engine_options({});  // checks PQKEM_IMPL / PQKEM_NTT_PLAN: secret keys are checked in full
   const auto algorithm = parse_algorithm(opts.algorithm);
   const std::vector<PathArg> inputs{{opts.path, "PATH"}};
-  check_path_roles(inputs, {});
+  check_paths(inputs, {}, Format::bin, false, opts.json);
   const auto in_scope = [&](const SchemeInfo& info) { return !algorithm || info.scheme == *algorithm; };
-  const auto fits = [&](std::size_t n) {
-    for (const auto& info : all_schemes()) {
-      if (!in_scope(info)) continue;
-      if (n == info.pk_bytes || n == info.sk_bytes || n == info.ct_bytes || seed_size(info.scheme) == n) return true;
-    }
-    return false;
-  };
-  KeyInput in = load_key_input(opts.path, fits);
+  KeyInput in = load_key_input(opts.path);
   const std::string file = in.file;
   const Format format = in.format;
   const std::size_t file_bytes = in.file_bytes;

@@ -8,7 +8,7 @@ namespace pqkem::cli {
 
 void run_keygen(const KeygenOptions& opts) {
   apply_engine_options(opts.engine);
-  const Scheme s = *parse_algorithm(opts.algorithm);
+  const Scheme s = require_algorithm(opts.algorithm);
   const auto& info = scheme_info(s);
   require_key_format(s, opts.format);
   const bool seeded = seed_size(s).has_value();  // ML-KEM: the keygen coins are the private seed
@@ -18,9 +18,7 @@ void run_keygen(const KeygenOptions& opts) {
   std::vector<PathArg> inputs;
   if (!coins.file().empty()) inputs.push_back({coins.file(), "--coins"});
   const std::vector<PathArg> outputs{{opts.pk_path, "--pk"}, {opts.sk_path, "--sk"}};
-  check_path_roles(inputs, outputs);
-  if (opts.json) require_json_outputs(outputs);
-  for (const auto& out : outputs) check_output(out, opts.format, opts.force);
+  check_paths(inputs, outputs, opts.format, opts.force, opts.json);
 
   SecretBytes c;
   if (coins.given()) {

@@ -9,44 +9,48 @@
 #include <utility>
 #include <vector>
 
-#include "io.hpp"
+#include "output.hpp"
 #include "keyfile/keyfile.hpp"
 #include "pqkem.hpp"
 
 namespace pqkem::cli {
 
 /// Implementation choices shared by every command that runs an algorithm.
+/// A string option that was either absent or given (possibly empty: `-a ""` from an unset shell
+/// variable is an error, never "not given").
+using OptString = std::optional<std::string>;
+
 struct EngineOptions {
-  std::string impl;      ///< --impl auto|portable|avx2; empty: PQKEM_IMPL or auto
-  std::string ntt_plan;  ///< --ntt-plan NAME; empty: PQKEM_NTT_PLAN or the default
+  OptString impl;      ///< --impl auto|portable|avx2; absent: PQKEM_IMPL or auto
+  OptString ntt_plan;  ///< --ntt-plan NAME; absent: PQKEM_NTT_PLAN or the default
 };
 
 struct KeygenOptions {
-  std::string algorithm;
+  OptString algorithm;
   std::string pk_path;
   std::string sk_path;
   Format format = Format::bin;
   std::string sk_form;  ///< --sk-form seed|expanded|both; empty: the format's default
-  std::string coins;    ///< empty: random
+  OptString coins;      ///< absent: random
   bool force = false;
   bool json = false;    ///< --json: describe the outputs on stdout
   EngineOptions engine;
 };
 
 struct EncapsOptions {
-  std::string algorithm;  ///< empty: inferred from the key's length
+  OptString algorithm;  ///< absent: inferred from the key's length
   std::string pk_path;
   std::string ct_path;
   std::string ss_path;
   Format format = Format::bin;
-  std::string coins;
+  OptString coins;
   bool force = false;
   bool json = false;
   EngineOptions engine;
 };
 
 struct DecapsOptions {
-  std::string algorithm;
+  OptString algorithm;
   std::string sk_path;
   std::string ct_path;
   std::string ss_path;
@@ -57,7 +61,7 @@ struct DecapsOptions {
 };
 
 struct PubkeyOptions {
-  std::string algorithm;  ///< needed only for a raw seed
+  OptString algorithm;  ///< needed only for a raw seed
   std::string sk_path;
   std::string pk_path;
   std::optional<Format> format;  ///< empty: the secret key file's own format
@@ -67,12 +71,12 @@ struct PubkeyOptions {
 
 struct InfoOptions {
   std::string path;
-  std::string algorithm;  ///< restricts raw inputs to one algorithm; names a seed's
+  OptString algorithm;  ///< restricts raw inputs to one algorithm; names a seed's
   bool json = false;
 };
 
 struct ConvertOptions {
-  std::string algorithm;  ///< needed only for a raw seed
+  OptString algorithm;  ///< needed only for a raw seed
   std::string in_path;
   std::string out_path;
   Format format = Format::bin;
@@ -91,7 +95,7 @@ inline constexpr int kKatNistCount = 100;
 inline constexpr int kKatMaxCount = 100 * kKatNistCount;
 
 struct KatOptions {
-  std::string algorithm;
+  OptString algorithm;
   int count = kKatNistCount;
   EngineOptions engine;
 };
@@ -103,9 +107,9 @@ struct BenchOptions {
   bool json = false;
   bool kernels = false;
   bool ntt_plans = false;
-  std::string baseline;
+  OptString baseline;
   bool fail_on_regression = false;
-  std::string ntt_plan;                 ///< --ntt-plan for the operations and kernels
+  OptString ntt_plan;                   ///< --ntt-plan for the operations and kernels
 };
 
 void run_keygen(const KeygenOptions& opts);
@@ -127,8 +131,11 @@ void require_data_format(Format format);
 /// implementation this CPU or build cannot run is a failure (exit 1) saying why.
 void apply_engine_options(const EngineOptions& engine);
 
-/// The scheme named on the command line; nullopt if `name` is empty. Exit 2 if unknown.
-std::optional<Scheme> parse_algorithm(const std::string& name);
+/// The scheme named on the command line; nullopt if -a was not given. Exit 2 if the name is
+/// unknown, including an empty name (`-a ""`).
+std::optional<Scheme> parse_algorithm(const OptString& name);
+/// The scheme of a required -a: as parse_algorithm, and exit 2 if -a was not given.
+Scheme require_algorithm(const OptString& name);
 /// "ML-KEM-512, ML-KEM-768, ML-KEM-1024": the algorithms this build implements.
 std::string algorithm_names();
 
@@ -136,8 +143,8 @@ std::string algorithm_names();
 /// or a file (`@FILE`, `@-` for stdin).
 class CoinsArg {
 public:
-  /// Exit 2 if inline text is not hex (or `@` has no file name). Empty `spec`: no coins.
-  explicit CoinsArg(const std::string& spec);
+  /// Exit 2 if the text is empty or not hex (or `@` has no file name). Absent `spec`: no coins.
+  explicit CoinsArg(const OptString& spec);
   [[nodiscard]] bool given() const noexcept { return m_given; }
   /// The input path when given as @FILE (for the stdin and same-file checks), else empty.
   [[nodiscard]] const std::string& file() const noexcept { return m_file; }
@@ -162,10 +169,10 @@ struct KeyInput {
 };
 
 /// Reads `path` and detects its encoding: PEM (after optional whitespace, "-----BEGIN "), else
-/// hex or raw bytes as decode_input decides (using `raw_fits`), and then DER if the bytes
-/// start with a SEQUENCE and either no raw length fits or they have the outer shape of an
-/// SPKI / PKCS#8 structure. Exit 1 for a malformed PEM block.
-KeyInput load_key_input(const std::string& path, const std::function<bool(std::size_t)>& raw_fits);
+/// hex or raw bytes as decode_input decides, and then DER if the bytes have the outer shape of an
+/// SPKI / PKCS#8 structure (keyfile::der_kind). Exit 1 for a malformed PEM block or text that is
+/// not hex.
+KeyInput load_key_input(const std::string& path);
 
 /// True if `in` holds a private key by its container (PEM label, DER structure); nullopt
 /// for raw bytes.
@@ -249,8 +256,6 @@ private:
 };
 /// The fields every --json report starts with: command, algorithm and data format.
 JsonObject json_report(std::string_view command, const SchemeInfo& info, Format format);
-/// With --json, stdout carries the JSON object, so no output may be `-`: exit 2 otherwise.
-void require_json_outputs(const std::vector<PathArg>& outputs);
 /// The JSON array describing `outputs` as written: option, path, kind (`kinds`, one per output)
 /// and the bytes written.
 std::string json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds);

@@ -74,6 +74,9 @@ const char* how_read(const Decoded& d) noexcept { return d.from_hex ? "read as h
 [[noreturn]] void wrong_length(Part p, const Decoded& d, std::optional<Scheme> expected, const std::string& extra,
                                const std::string& file) {
   const std::size_t n = d.bytes.size();
+  // Key files may also be DER: say that it is not that either (whatever the content, so the
+  // message tells nothing about the bytes of what may be a secret key).
+  const std::string not_der = p == Part::ciphertext ? "" : "; nor is it a whole DER key structure";
   if (expected) {
     const auto& info = scheme_info(*expected);
     const auto other = scheme_of_size(p, n);
@@ -82,23 +85,13 @@ const char* how_read(const Decoded& d) noexcept { return d.from_hex ? "read as h
           fmt::format("{} has {} bytes ({}), the size of a {} for {}; {} needs {} bytes{}", part_name(p), n,
                       how_read(d), part_name(p), scheme_info(*other).name, info.name, size_of(info, p), extra),
           file);
-    throw_failure(fmt::format("{} has {} bytes ({}); {} needs {} bytes{}", part_name(p), n, how_read(d), info.name,
-                              size_of(info, p), extra),
+    throw_failure(fmt::format("{} has {} bytes ({}); {} needs {} bytes{}{}", part_name(p), n, how_read(d), info.name,
+                              size_of(info, p), extra, not_der),
                   file);
   }
-  throw_failure(fmt::format("{} has {} bytes ({}); no algorithm has a {} of that size (expected {}{})", part_name(p), n,
-                            how_read(d), part_name(p), list_sizes(p), extra),
+  throw_failure(fmt::format("{} has {} bytes ({}); no algorithm has a {} of that size (expected {}{}){}",
+                            part_name(p), n, how_read(d), part_name(p), list_sizes(p), extra, not_der),
                 file);
-}
-
-/// True if `n` is the raw length of some key, seed or ciphertext of some scheme: such input
-/// is read as DER only if it also has the outer shape of an SPKI / PKCS#8 structure.
-bool any_raw_size(std::size_t n) noexcept {
-  for (const auto& info : all_schemes()) {
-    if (n == info.pk_bytes || n == info.sk_bytes || n == info.ct_bytes) return true;
-    if (seed_size(info.scheme) == n) return true;
-  }
-  return false;
 }
 
 [[noreturn]] void wrong_container(const std::string& is, const std::string& wanted, const std::string& hint,
@@ -124,7 +117,19 @@ std::optional<std::size_t> seed_size(Scheme s) noexcept {
 
 std::string json_string(std::string_view s) {
   std::string out = "\"";
-  for (const char c : s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x80) {
+      // JSON text is UTF-8: a whole well-formed character is copied, any other byte becomes
+      // U+FFFD, so the output always parses (the commands refuse such paths before this, see
+      // require_json_paths).
+      const std::size_t len = utf8_char_at(s, i);
+      out += len == 0 ? std::string_view("\\ufffd") : s.substr(i, len);
+      i += std::max<std::size_t>(len, 1);
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -139,12 +144,13 @@ std::string json_string(std::string_view s) {
         out += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        if (b < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(b));
         } else {
           out += c;
         }
     }
+    ++i;
   }
   return out + "\"";
 }
@@ -157,24 +163,29 @@ void require_data_format(Format format) {
 }
 
 void apply_engine_options(const EngineOptions& engine) {
+  // A given option wins, even when empty (an error); an empty environment variable counts as
+  // unset, as `PQKEM_IMPL= pqkem ...` means in a shell.
   const char* env_impl = std::getenv("PQKEM_IMPL");
-  const bool impl_from_env = engine.impl.empty() && env_impl != nullptr && *env_impl != '\0';
-  const std::string impl = impl_from_env ? std::string(env_impl) : engine.impl;
-  const char* source = impl_from_env ? "PQKEM_IMPL" : "--impl";
-  if (impl == "auto") {
-    simd::set_impl_auto();
-  } else if (!impl.empty()) {
-    const auto parsed = simd::parse_impl(impl);
-    if (!parsed) throw_usage(fmt::format("{} must be auto, portable or avx2, not '{}'", source, impl));
-    if (!simd::impl_usable(*parsed))
-      throw_failure(fmt::format("{} {}: not usable here: {}", source, impl, simd::impl_unusable_reason(*parsed)));
-    simd::set_impl(*parsed);
+  const bool impl_from_env = !engine.impl && env_impl != nullptr && *env_impl != '\0';
+  if (engine.impl || impl_from_env) {
+    const std::string impl = impl_from_env ? std::string(env_impl) : *engine.impl;
+    const char* source = impl_from_env ? "PQKEM_IMPL" : "--impl";
+    if (simd::is_auto_impl(impl)) {
+      simd::set_impl_auto();
+    } else {
+      const auto parsed = simd::parse_impl(impl);
+      if (!parsed) throw_usage(fmt::format("{} must be auto, portable or avx2, not '{}'", source, printable(impl)));
+      if (!simd::impl_usable(*parsed))
+        throw_failure(fmt::format("{} {}: not usable here: {}", source, simd::impl_name(*parsed),
+                                  simd::impl_unusable_reason(*parsed)));
+      simd::set_impl(*parsed);
+    }
   }
 
   const char* env_plan = std::getenv("PQKEM_NTT_PLAN");
-  const bool plan_from_env = engine.ntt_plan.empty() && env_plan != nullptr && *env_plan != '\0';
-  const std::string plan = plan_from_env ? std::string(env_plan) : engine.ntt_plan;
-  if (!plan.empty()) {
+  const bool plan_from_env = !engine.ntt_plan && env_plan != nullptr && *env_plan != '\0';
+  if (engine.ntt_plan || plan_from_env) {
+    const std::string plan = plan_from_env ? std::string(env_plan) : *engine.ntt_plan;
     const auto choice = mlkem::parse_ntt_plan(plan);
     if (!choice) {
       std::string names;
@@ -182,8 +193,8 @@ void apply_engine_options(const EngineOptions& engine) {
         if (!names.empty()) names += ' ';
         names += p.name;
       }
-      throw_usage(fmt::format("{}: unknown NTT plan '{}'; give a plan or FORWARD/INVERSE, the plans being: {}", plan_from_env ? "PQKEM_NTT_PLAN" : "--ntt-plan",
-                              plan, names));
+      throw_usage(fmt::format("{}: unknown NTT plan '{}'; give a plan or FORWARD/INVERSE, the plans being: {}",
+                              plan_from_env ? "PQKEM_NTT_PLAN" : "--ntt-plan", printable(plan), names));
     }
     mlkem::set_ntt_plan(*choice);
   }
@@ -198,24 +209,28 @@ std::string algorithm_names() {
   return out;
 }
 
-std::optional<Scheme> parse_algorithm(const std::string& name) {
-  if (name.empty()) return std::nullopt;
-  if (const auto s = parse_scheme(name)) return s;
-  // Show the name only if printable: it came from the command line, but keep the line clean.
-  const bool printable = std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-  throw_usage(fmt::format("unknown algorithm '{}'; this build implements {} (see 'pqkem list')",
-                          printable ? name : std::string("?"), algorithm_names()));
+std::optional<Scheme> parse_algorithm(const OptString& name) {
+  if (!name) return std::nullopt;
+  if (const auto s = parse_scheme(*name)) return s;
+  throw_usage(fmt::format("unknown algorithm '{}'; this build implements {} (see 'pqkem list')", printable(*name),
+                          algorithm_names()));
 }
 
-CoinsArg::CoinsArg(const std::string& spec) {
-  if (spec.empty()) return;
+Scheme require_algorithm(const OptString& name) {
+  if (const auto s = parse_algorithm(name)) return *s;
+  throw_usage(fmt::format("-a ALG is required; this build implements {} (see 'pqkem list')", algorithm_names()));
+}
+
+CoinsArg::CoinsArg(const OptString& spec) {
+  if (!spec) return;
   m_given = true;
-  if (spec.front() == '@') {
-    m_file = spec.substr(1);
+  if (spec->empty()) throw_usage("--coins is empty; give hex digits or @FILE (or leave --coins out for random coins)");
+  if (spec->front() == '@') {
+    m_file = spec->substr(1);
     if (m_file.empty()) throw_usage("--coins @FILE needs a file name (or @- for stdin)");
     return;
   }
-  m_inline = parse_hex(spec);
+  m_inline = parse_hex(*spec);
   if (!m_inline) throw_usage("--coins must be hex with an even number of digits, or @FILE");
 }
 
@@ -226,8 +241,7 @@ SecretBytes CoinsArg::load(std::size_t needed, const std::string& operation) con
                               operation, needed, 2 * needed));
     return m_inline->clone();
   }
-  auto decoded = decode_input(
-      read_input(m_file), [needed](std::size_t n) { return n == needed; }, input_name(m_file));
+  auto decoded = decode_input(read_input(m_file), input_name(m_file));
   if (decoded.bytes.size() != needed)
     throw_failure(fmt::format("coins have {} bytes ({}); {} needs exactly {} bytes", decoded.bytes.size(),
                               how_read(decoded), operation, needed),
@@ -235,7 +249,7 @@ SecretBytes CoinsArg::load(std::size_t needed, const std::string& operation) con
   return std::move(decoded.bytes);
 }
 
-KeyInput load_key_input(const std::string& path, const std::function<bool(std::size_t)>& raw_fits) {
+KeyInput load_key_input(const std::string& path) {
   KeyInput in;
   in.file = input_name(path);
   SecretBytes content = read_input(path);
@@ -248,11 +262,14 @@ KeyInput load_key_input(const std::string& path, const std::function<bool(std::s
     in.pem_label = std::move(block.label);
     return in;
   }
-  auto decoded = decode_input(std::move(content), raw_fits, in.file);
+  auto decoded = decode_input(std::move(content), in.file);
   in.from_hex = decoded.from_hex;
   in.format = decoded.from_hex ? Format::hex : Format::bin;
   in.bytes = std::move(decoded.bytes);
-  if (keyfile::starts_like_der(in.bytes) && (!any_raw_size(in.bytes.size()) || keyfile::der_kind(in.bytes))) {
+  // DER only with the outer shape of an SPKI / PKCS#8 structure spanning the whole input
+  // (random bytes have it with a chance below 2^-16). Anything else is raw: a raw key that
+  // happens to start with 0x30 must not be parsed as DER, or its bytes would reach the messages.
+  if (keyfile::der_kind(in.bytes)) {
     in.der = true;
     if (!in.from_hex) in.format = Format::der;
   }
@@ -263,8 +280,7 @@ std::optional<bool> container_is_private(const KeyInput& in) {
   if (in.format == Format::pem) {
     if (in.pem_label == keyfile::kPemPrivateKey) return true;
     if (in.pem_label == keyfile::kPemPublicKey) return false;
-    const bool printable = std::all_of(in.pem_label.begin(), in.pem_label.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-    const std::string label = printable ? in.pem_label : "?";
+    const std::string label = printable(in.pem_label);
     if (label == "ENCRYPTED PRIVATE KEY")
       throw_failure("encrypted private keys are not supported; decrypt it first (openssl pkey -in FILE -out PLAIN)",
                     in.file);
@@ -360,21 +376,12 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
 }
 
 PublicKeyInput load_public_key(const std::string& path, std::optional<Scheme> algorithm) {
-  const auto fits = [&](std::size_t n) {
-    return algorithm ? n == scheme_info(*algorithm).pk_bytes : scheme_from_pk_size(n).has_value();
-  };
-  return public_key_from_input(load_key_input(path, fits), algorithm);
+  return public_key_from_input(load_key_input(path), algorithm);
 }
 
 SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> algorithm, bool with_pk,
                                bool full_check) {
-  const auto fits = [&](std::size_t n) {
-    if (algorithm) return n == scheme_info(*algorithm).sk_bytes || seed_size(*algorithm) == n;
-    return scheme_from_sk_size(n).has_value() ||
-           std::any_of(all_schemes().begin(), all_schemes().end(),
-                       [&](const SchemeInfo& i) { return seed_size(i.scheme) == n; });
-  };
-  return secret_key_from_input(load_key_input(path, fits), algorithm, with_pk, full_check);
+  return secret_key_from_input(load_key_input(path), algorithm, with_pk, full_check);
 }
 
 std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<Scheme> algorithm) {
@@ -442,8 +449,7 @@ SecretBytes encode_secret_key(const keyfile::PrivateKey& key, Format format, key
 Bytes read_ciphertext(const std::string& path, Scheme s) {
   const std::string file = input_name(path);
   const std::size_t want = scheme_info(s).ct_bytes;
-  auto decoded = decode_input(
-      read_input(path), [want](std::size_t n) { return n == want; }, file);
+  auto decoded = decode_input(read_input(path), file);
   if (decoded.bytes.size() != want) wrong_length(Part::ciphertext, decoded, s, "", file);
   return Bytes(decoded.bytes.view().begin(), decoded.bytes.view().end());
 }
@@ -472,13 +478,6 @@ std::string JsonObject::str() const {
   for (std::size_t i = 0; i < m_fields.size(); ++i)
     out += fmt::format("{}\n  {}: {}", i == 0 ? "" : ",", json_string(m_fields[i].first), m_fields[i].second);
   return out + "\n}\n";
-}
-
-void require_json_outputs(const std::vector<PathArg>& outputs) {
-  for (const auto& out : outputs) {
-    if (out.path == "-")
-      throw_usage(fmt::format("--json prints its report to stdout, so {} cannot be - (stdout); give a file", out.option));
-  }
 }
 
 std::string json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds) {

@@ -1,5 +1,5 @@
-// pqkem CLI: errors with exit codes, reading inputs (file or stdin, hex or raw), and writing
-// outputs all-or-nothing (temporary file in the same directory, then rename).
+// pqkem CLI: errors with exit codes, text for messages, reading inputs (file or stdin, hex or
+// raw) and encoding outputs. Writing them is output.hpp's.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +47,17 @@ const char* format_name(Format format) noexcept;
 /// True for the formats that write bytes which are not text (refused on a terminal).
 inline bool is_binary(Format format) noexcept { return format == Format::bin || format == Format::der; }
 
+/// The length (1 to 4) of the well-formed UTF-8 character at s[i], or 0 if none starts there.
+/// Pre: i < s.size().
+std::size_t utf8_char_at(std::string_view s, std::size_t i) noexcept;
+/// True if `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
+bool valid_utf8(std::string_view s) noexcept;
+
+/// `s` for a one-line message: unchanged if it is UTF-8 without control characters or
+/// backslashes, else in the shell's $'...' quoting (\n, \t, \\, \', \xNN for control characters and bytes that are not
+/// UTF-8), so a file name can neither split the line nor send escape sequences to a terminal.
+std::string printable(std::string_view s);
+
 /// "stdin" for "-", the path otherwise (for messages).
 std::string input_name(const std::string& path);
 /// "stdout" for "-", the path otherwise (for messages).
@@ -67,10 +78,12 @@ struct Decoded {
 };
 
 /// Detects the format of `content`: hex (either case, whitespace and line breaks ignored) or
-/// raw bytes. Content made only of hex digits and whitespace is read as hex, unless only its
-/// raw length is one `fits` accepts. Exit 1 (naming `file`) for hex with an odd number of
-/// digits. The length is *not* checked here when neither reading fits: the caller reports it.
-Decoded decode_input(SecretBytes content, const std::function<bool(std::size_t)>& fits, const std::string& file);
+/// raw bytes. Content made only of hex digits and whitespace is always hex (random raw bytes
+/// never are). Exit 1 (naming `file`) for hex with an odd number of digits, and for other text
+/// (hex with a 0x prefix, a typo): raw keys and ciphertexts are never printable text. The
+/// length is the caller's to check. Deciding the format takes time that depends only on the
+/// length of `content`.
+Decoded decode_input(SecretBytes content, const std::string& file);
 
 /// Strict hex of a command-line argument (whitespace allowed); nullopt if not hex or odd.
 std::optional<SecretBytes> parse_hex(std::string_view text);
@@ -79,40 +92,5 @@ std::optional<SecretBytes> parse_hex(std::string_view text);
 /// Only bin and hex: pem and der need the key's structure (see encode_public_key and
 /// encode_secret_key in commands.hpp); passing them here is a programming error.
 SecretBytes encode_output(ByteView data, Format format);
-
-/// A path given on the command line, with the option that named it (for messages).
-struct PathArg {
-  std::string path;
-  std::string option;  ///< e.g. "--pk"
-};
-
-/// Checks that can be made before any work, in this order (all exit 2):
-/// at most one input and at most one output is "-"; no two outputs name the same file;
-/// no output names a file that is also an input.
-void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<PathArg>& outputs);
-
-/// Checks that an output can be created, before any work: binary output (bin, der) to a
-/// terminal is refused (exit 2); the directory must exist (exit 1); an existing file needs `force`
-/// (exit 1); a directory cannot be replaced (exit 1). Existing non-regular files (/dev/null,
-/// a FIFO, a process substitution) are written in place and need no `force`.
-void check_output(const PathArg& out, Format format, bool force);
-
-/// One encoded output waiting to be written.
-struct PendingOutput {
-  PathArg target;
-  SecretBytes data;     ///< already encoded (see encode_output)
-  bool secret = false;  ///< created with mode 0600, whatever the umask
-};
-
-/// Writes every output or none of them. Each file output is first written in full to a
-/// temporary file in its own directory (".NAME.pqkem-XXXXXX", fsync'ed), then stdout is
-/// written, then the temporary files are renamed over their targets (without `force`, a
-/// rename never replaces a file that appeared meanwhile). On any failure the temporary files
-/// and every target created so far are removed, and CliError (exit 1) names the file.
-/// Temporary files are also removed if SIGINT/SIGTERM/SIGHUP arrives while they exist.
-void write_outputs(std::vector<PendingOutput>& outputs, bool force);
-
-/// Writes `text` to stdout in full (exit 1 on error, e.g. a closed pipe).
-void write_stdout(std::string_view text);
 
 }  // namespace pqkem::cli

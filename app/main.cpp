@@ -64,10 +64,14 @@ CLI::Option* add_format_option(CLI::App& cmd, Target& format, FormatUse use) {
   // Every use accepts all four names: encaps and decaps then refuse pem and der with a message
   // that says why (require_data_format).
   const auto known = [](std::string& value) -> std::string {
-    return parse_format(value) ? std::string() : "must be bin, hex, pem or der, not '" + value + "'";
+    return parse_format(value) ? std::string() : "must be bin, hex, pem or der, not '" + printable(value) + "'";
   };
   return cmd.add_option_function<std::string>(
-         "--format", [&format](const std::string& value) { format = *parse_format(value); }, format_help(use))
+         "--format",
+         [&format](const std::string& value) {
+           if (const auto f = parse_format(value)) format = *f;  // the check below rejects anything else
+         },
+         format_help(use))
       ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
       ->check(CLI::Validator(known, ""));
 }
@@ -81,20 +85,26 @@ void add_sk_form_option(CLI::App& cmd, std::string& sk_form) {
       ->check(CLI::IsMember({"seed", "expanded", "both"}));
 }
 
+/// Adds a string option kept as given, so that an empty value (`-a "$UNSET"`) is told apart
+/// from an absent option and rejected where it is used.
+CLI::Option* add_string_option(CLI::App& cmd, const std::string& name, OptString& target, const std::string& help) {
+  return cmd.add_option_function<std::string>(name, [&target](const std::string& value) { target = value; }, help);
+}
+
 /// Adds `-a,--algorithm ALG`.
-CLI::Option* add_algorithm_option(CLI::App& cmd, std::string& algorithm, const std::string& help) {
-  return cmd.add_option("-a,--algorithm", algorithm, help)->option_text("ALG");
+CLI::Option* add_algorithm_option(CLI::App& cmd, OptString& algorithm, const std::string& help) {
+  return add_string_option(cmd, "-a,--algorithm", algorithm, help)->option_text("ALG");
 }
 
 /// Adds `--impl` and `--ntt-plan` (with_impl: false leaves --impl out, for `bench`, which has
 /// its own).
 void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl = true) {
   if (with_impl)
-    cmd.add_option("--impl", engine.impl,
+    add_string_option(cmd, "--impl", engine.impl,
                    "Implementation: auto (the best this CPU can run), portable or avx2 "
                    "(default: $PQKEM_IMPL, else auto)")
         ->option_text("auto|portable|avx2");
-  cmd.add_option("--ntt-plan", engine.ntt_plan,
+  add_string_option(cmd, "--ntt-plan", engine.ntt_plan,
                  fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or FORWARD/INVERSE "
                              "such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see 'pqkem bench "
                              "--ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
@@ -108,8 +118,8 @@ CLI::Option* add_path_option(CLI::App& cmd, const std::string& name, std::string
 }
 
 /// Adds `--coins HEX|@FILE`, documented as being for testing only.
-void add_coins_option(CLI::App& cmd, std::string& coins, const std::string& what) {
-  cmd.add_option("--coins", coins,
+void add_coins_option(CLI::App& cmd, OptString& coins, const std::string& what) {
+  add_string_option(cmd, "--coins", coins,
                  fmt::format("FOR TESTING ONLY: makes the operation deterministic by supplying exactly the random "
                              "bytes it would draw ({}), as hex or as @FILE (hex or raw; @- for stdin). A wrong "
                              "length is an error. Never use fixed coins for real keys or secrets.",
@@ -308,9 +318,9 @@ CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
   cmd->add_flag("--kernels", opts.kernels, "Measure the kernels behind each algorithm instead of whole operations");
   cmd->add_flag("--ntt-plans", opts.ntt_plans,
                 "Measure every ML-KEM NTT merge plan (forward and inverse, portable path), best first");
-  cmd->add_option("--baseline", opts.baseline, "Compare with an earlier --json output; flag >5% regressions")
+  add_string_option(*cmd, "--baseline", opts.baseline, "Compare with an earlier --json output; flag >5% regressions")
       ->option_text("FILE");
-  cmd->add_option("--ntt-plan", opts.ntt_plan,
+  add_string_option(*cmd, "--ntt-plan", opts.ntt_plan,
                   "ML-KEM NTT merge plan of the portable path for the operations and kernels (default: "
                   "$PQKEM_NTT_PLAN, else the built-in default)")
       ->option_text("PLAN");
@@ -352,12 +362,16 @@ std::string version_text() {
       OpenSSL_version(OPENSSL_VERSION), impls);
 }
 
-/// One line on stderr: "pqkem: <what> (<file>)".
-void report(const std::string& what, const std::string& file) {
+/// One line on stderr: "pqkem: <what> (<file>)". The file name is shown with printable(); values
+/// inside `what` were made printable where they were put in, and any control character left
+/// (from a library's message) becomes '?', so the line stays one line.
+void report(std::string what, const std::string& file) {
+  for (auto& c : what)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   if (file.empty()) {
     fmt::print(stderr, "pqkem: {}\n", what);
   } else {
-    fmt::print(stderr, "pqkem: {} ({})\n", what, file);
+    fmt::print(stderr, "pqkem: {} ({})\n", what, printable(file));
   }
 }
 
@@ -415,8 +429,7 @@ int run(int argc, char** argv) {
         names += (names.empty() ? "" : ", ") + sub->get_name();
         known = known || sub->get_name() == first;
       }
-      const bool printable = std::all_of(first.begin(), first.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-      if (!known) throw_usage(fmt::format("unknown command '{}'; the commands are {}", printable ? first : "?", names));
+      if (!known) throw_usage(fmt::format("unknown command '{}'; the commands are {}", printable(first), names));
     }
     app.parse(argc, argv);
     if (keygen_cmd->parsed()) run_keygen(keygen_opts);

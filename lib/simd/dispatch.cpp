@@ -30,11 +30,25 @@ Impl initial_impl() noexcept {
 
 std::string_view impl_name(Impl impl) noexcept { return impl == Impl::avx2 ? "avx2" : "portable"; }
 
+namespace {
+/// ASCII case-insensitive equality (names and formats on the command line ignore case).
+bool equal_nocase(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+}  // namespace
+
 std::optional<Impl> parse_impl(std::string_view name) noexcept {
-  if (name == "portable") return Impl::portable;
-  if (name == "avx2") return Impl::avx2;
+  if (equal_nocase(name, "portable")) return Impl::portable;
+  if (equal_nocase(name, "avx2")) return Impl::avx2;
   return std::nullopt;
 }
+
+bool is_auto_impl(std::string_view name) noexcept { return equal_nocase(name, "auto"); }
 
 std::string_view impl_unusable_reason(Impl impl) noexcept {
   if (impl == Impl::portable) return {};

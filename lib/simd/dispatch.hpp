@@ -17,8 +17,10 @@ namespace pqkem::simd {
 enum class Impl { portable, avx2 };
 
 std::string_view impl_name(Impl impl) noexcept;
-/// "portable" or "avx2" (case-sensitive, as on the command line); nullopt otherwise.
+/// "portable" or "avx2" in any case; nullopt otherwise.
 std::optional<Impl> parse_impl(std::string_view name) noexcept;
+/// True for "auto" in any case: the CPUID choice.
+bool is_auto_impl(std::string_view name) noexcept;
 
 /// Whether this build has kernels for `impl` and this CPU (and OS) can run them.
 bool impl_usable(Impl impl) noexcept;

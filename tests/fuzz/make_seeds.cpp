@@ -112,6 +112,15 @@ int main(int argc, char** argv) {
   const std::uint8_t h0[1] = {0};
   write("fuzz_cli_input", "hex-plain", cat({h0, ByteView(reinterpret_cast<const std::uint8_t*>("00ff\n"), 5)}));
   write("fuzz_cli_input", "hex-spaced", cat({h0, ByteView(reinterpret_cast<const std::uint8_t*>(" 0A bC\t\r\n1 2"), 12)}));
+  // Hostile inputs (no -a): hex with a 0x prefix and other text as a public key, odd hex as a
+  // ciphertext, and a raw secret key of a wrong length that starts like DER (0x30, then a
+  // long-form length), which must be read as raw bytes and never as DER.
+  const std::uint8_t pub[1] = {1 | 7 << 2}, sec[1] = {2 | 7 << 2}, ct[1] = {3 | 7 << 2};
+  write("fuzz_cli_input", "hostile-0x-hex", cat({pub, ByteView(reinterpret_cast<const std::uint8_t*>("0x00ff\n"), 7)}));
+  write("fuzz_cli_input", "hostile-text", cat({pub, ByteView(reinterpret_cast<const std::uint8_t*>("0123 not hex\n"), 13)}));
+  write("fuzz_cli_input", "hostile-odd-hex", cat({ct, ByteView(reinterpret_cast<const std::uint8_t*>("abc\n"), 4)}));
+  const std::uint8_t der_like[2] = {0x30, 0x83};
+  write("fuzz_cli_input", "hostile-raw-sk-sequence", cat({sec, der_like, pattern(2397, 400)}));
 
   for (unsigned k = 0; k < 16; ++k) {
     const std::uint8_t s[1] = {static_cast<std::uint8_t>(k)};

@@ -1,0 +1,601 @@
+#include "output.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace pqkem::cli {
+namespace {
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// --- Test hooks ------------------------------------------------------------------------------
+// Only the pqkem_test_hooks binary of a test build has them (PQKEM_TEST_HOOKS): races and
+// signals are tested by stopping or signalling the process at a named step instead of by timing.
+// PQKEM_TEST_HOOK=STEP:ACTION[,STEP:ACTION...]; ACTION is stop (SIGSTOP, for the test to resume
+// with SIGCONT), term, int, hup or kill (that signal, sent to this process).
+void test_hook([[maybe_unused]] std::string_view step) noexcept {
+#ifdef PQKEM_TEST_HOOKS
+  const char* spec = std::getenv("PQKEM_TEST_HOOK");
+  if (spec == nullptr) return;
+  std::string_view rest(spec);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const auto colon = item.find(':');
+    if (colon == std::string_view::npos || item.substr(0, colon) != step) continue;
+    const std::string_view action = item.substr(colon + 1);
+    static constexpr std::pair<std::string_view, int> kActions[] = {
+        {"stop", SIGSTOP}, {"term", SIGTERM}, {"int", SIGINT}, {"hup", SIGHUP}, {"kill", SIGKILL}};
+    for (const auto& [name, sig] : kActions)
+      if (action == name) ::kill(::getpid(), sig);
+  }
+#endif
+}
+
+// --- Paths -------------------------------------------------------------------------------------
+
+/// Writes all of `data` to `fd`, retrying on EINTR. Returns 0 or an errno value.
+int write_all(int fd, ByteView data) noexcept {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+/// The directory part of a path ("." if none), where its temporary file is made.
+std::string parent_dir(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+mode_t current_umask() noexcept {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
+/// Identity of a path for "are these the same file" checks.
+struct FileId {
+  bool exists = false;
+  bool special = false;  ///< exists and is neither a regular file nor a directory
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::string canonical;
+};
+
+FileId identify(const std::string& path) {
+  FileId id;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    id.exists = true;
+    id.special = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    id.dev = st.st_dev;
+    id.ino = st.st_ino;
+  }
+  std::error_code ec;
+  const auto abs = std::filesystem::absolute(path, ec);
+  if (!ec) {
+    const auto canon = std::filesystem::weakly_canonical(abs, ec);
+    id.canonical = ec ? abs.lexically_normal().string() : canon.string();
+  } else {
+    id.canonical = path;
+  }
+  return id;
+}
+
+/// True if both paths certainly name the same file. Special files (/dev/null, pipes) are never
+/// "the same": writing twice to /dev/null is fine (two outputs on stdout are is_stdout's).
+bool same_file(const FileId& a, const FileId& b) {
+  if (a.special || b.special) return false;
+  if (a.exists && b.exists) return a.dev == b.dev && a.ino == b.ino;
+  return a.canonical == b.canonical;
+}
+
+/// True if the character device at `path` is a terminal. Opening a tty with O_NOCTTY and
+/// O_NONBLOCK neither makes it the controlling terminal nor waits for a carrier.
+bool is_terminal_path(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool tty = ::isatty(fd) == 1;
+  ::close(fd);
+  return tty;
+}
+
+/// True if `link` (the lstat of `path`) is a symbolic link that the kernel's
+/// fs.protected_symlinks would refuse to follow: in a sticky, world-writable directory (/tmp),
+/// owned neither by us nor by the directory's owner. Such a link is how another user redirects
+/// a write into a file of ours; pqkem refuses it whatever the sysctl says.
+bool foreign_symlink(const std::string& path, const struct stat& link) {
+  if (!S_ISLNK(link.st_mode)) return false;
+  struct stat dir {};
+  if (::stat(parent_dir(path).c_str(), &dir) != 0) return false;
+  const bool sticky_shared = (dir.st_mode & S_ISVTX) != 0 && (dir.st_mode & S_IWOTH) != 0;
+  return sticky_shared && link.st_uid != ::geteuid() && link.st_uid != dir.st_uid;
+}
+
+constexpr const char* kForeignSymlink =
+    "refusing to follow a symbolic link that another user owns in a shared sticky directory; remove the link or "
+    "write elsewhere";
+
+// --- Signals while temporary files exist and while outputs are committed --------------------
+
+constexpr std::array<int, 3> kCleanupSignals{SIGINT, SIGTERM, SIGHUP};
+
+// Named temporary files (only where O_TMPFILE is unavailable) to remove if a signal ends the
+// process. The handler may only call async-signal-safe functions (unlink, signal, raise), so the
+// paths live in fixed static buffers.
+constexpr std::size_t kMaxCleanup = 16;
+char g_cleanup_paths[kMaxCleanup][PATH_MAX];
+volatile std::sig_atomic_t g_cleanup_count = 0;
+
+extern "C" void cleanup_on_signal(int sig) {
+  for (std::sig_atomic_t i = 0; i < g_cleanup_count; ++i) ::unlink(g_cleanup_paths[i]);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+/// Installs the cleanup handler for the lifetime of the object, except for signals that were
+/// ignored on entry (nohup, `trap '' HUP`): those stay ignored. Forgets the registered paths and
+/// restores the previous handlers on destruction.
+class SignalCleanup {
+public:
+  SignalCleanup() {
+    struct sigaction sa {};
+    sa.sa_handler = cleanup_on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (const int sig : kCleanupSignals) sigaddset(&sa.sa_mask, sig);
+    for (std::size_t i = 0; i < kCleanupSignals.size(); ++i) {
+      if (::sigaction(kCleanupSignals[i], nullptr, &m_old[i]) != 0 || m_old[i].sa_handler == SIG_IGN) continue;
+      m_installed[i] = ::sigaction(kCleanupSignals[i], &sa, nullptr) == 0;
+    }
+  }
+  SignalCleanup(const SignalCleanup&) = delete;
+  SignalCleanup& operator=(const SignalCleanup&) = delete;
+  ~SignalCleanup() {
+    forget();
+    for (std::size_t i = 0; i < kCleanupSignals.size(); ++i)
+      if (m_installed[i]) ::sigaction(kCleanupSignals[i], &m_old[i], nullptr);
+  }
+  static void add(const std::string& path) noexcept {
+    if (g_cleanup_count >= static_cast<std::sig_atomic_t>(kMaxCleanup) || path.size() >= PATH_MAX) return;
+    std::memcpy(g_cleanup_paths[g_cleanup_count], path.c_str(), path.size() + 1);
+    g_cleanup_count = g_cleanup_count + 1;
+  }
+  static void forget() noexcept { g_cleanup_count = 0; }
+
+private:
+  struct sigaction m_old[kCleanupSignals.size()]{};
+  bool m_installed[kCleanupSignals.size()]{};
+};
+
+/// Holds SIGINT, SIGTERM and SIGHUP back for the lifetime of the object; one that arrives
+/// meanwhile is delivered when the previous mask is restored.
+class SignalBlock {
+public:
+  SignalBlock() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int sig : kCleanupSignals) sigaddset(&set, sig);
+    ::pthread_sigmask(SIG_BLOCK, &set, &m_old);
+  }
+  SignalBlock(const SignalBlock&) = delete;
+  SignalBlock& operator=(const SignalBlock&) = delete;
+  ~SignalBlock() { ::pthread_sigmask(SIG_SETMASK, &m_old, nullptr); }
+
+private:
+  sigset_t m_old{};
+};
+
+/// An owned file descriptor.
+class Fd {
+public:
+  Fd() = default;
+  explicit Fd(int fd) noexcept : m_fd(fd) {}
+  Fd(Fd&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      m_fd = std::exchange(other.m_fd, -1);
+    }
+    return *this;
+  }
+  ~Fd() { reset(); }
+  [[nodiscard]] int get() const noexcept { return m_fd; }
+  void reset() noexcept {
+    if (m_fd >= 0) ::close(m_fd);
+    m_fd = -1;
+  }
+
+private:
+  int m_fd = -1;
+};
+
+/// Exclusive advisory locks (flock) on the directories of a commit, taken in (device, inode)
+/// order so that two processes with overlapping directories cannot deadlock. Best effort: a
+/// directory that cannot be opened or locked (no read permission, some network file systems) is
+/// committed without its lock.
+class DirectoryLocks {
+public:
+  explicit DirectoryLocks(const std::vector<std::string>& dirs) {
+    struct Entry {
+      dev_t dev;
+      ino_t ino;
+      Fd fd;
+    };
+    std::vector<Entry> entries;
+    for (const auto& dir : dirs) {
+      Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+      struct stat st {};
+      if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) continue;
+      const bool seen = std::any_of(entries.begin(), entries.end(),
+                                    [&](const Entry& e) { return e.dev == st.st_dev && e.ino == st.st_ino; });
+      if (!seen) entries.push_back({st.st_dev, st.st_ino, std::move(fd)});
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return std::tie(a.dev, a.ino) < std::tie(b.dev, b.ino); });
+    for (auto& e : entries) {
+      if (::flock(e.fd.get(), LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK) continue;
+        test_hook("lock-busy");
+        int rc = 0;
+        while ((rc = ::flock(e.fd.get(), LOCK_EX)) != 0 && errno == EINTR) {
+        }
+        if (rc != 0) continue;
+      }
+      m_held.push_back(std::move(e.fd));  // closing the descriptor releases the lock
+    }
+  }
+
+private:
+  std::vector<Fd> m_held;
+};
+
+/// A fresh name beside `target` (".NAME.TAG-XXXXXX") that nothing uses yet. mkstemp makes it
+/// unique; the empty file is removed again so the caller can link or rename onto the name.
+std::optional<std::string> free_name_beside(const std::string& target, const char* tag) {
+  // Keep the name below NAME_MAX whatever the target's length.
+  const std::string base = base_name(target).substr(0, 200);
+  std::string dir = parent_dir(target);
+  if (dir != "/") dir += '/';
+  std::string tmpl = fmt::format("{}.{}.{}-XXXXXX", dir, base, tag);
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) return std::nullopt;
+  ::close(fd);
+  ::unlink(tmpl.c_str());
+  return tmpl;
+}
+
+/// rename(from, to) that never replaces an existing `to`: renameat2(RENAME_NOREPLACE), or on
+/// file systems without it link()+unlink(). Returns 0 or an errno value.
+int rename_noreplace(const std::string& from, const std::string& to) noexcept {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) return errno;
+  if (::link(from.c_str(), to.c_str()) != 0) return errno;
+  ::unlink(from.c_str());
+  return 0;
+}
+
+/// Gives the unnamed (O_TMPFILE) file open as `fd` the name `to`; fails with EEXIST if `to`
+/// exists. Returns 0 or an errno value.
+int link_unnamed(int fd, const std::string& to) noexcept {
+  char proc_path[64];
+  std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+  return ::linkat(AT_FDCWD, proc_path, AT_FDCWD, to.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+}
+
+/// True if `path` currently names the inode (dev, ino).
+bool names_inode(const std::string& path, dev_t dev, ino_t ino) noexcept {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+}
+
+}  // namespace
+
+bool is_stdout(const std::string& path) {
+  if (path == "-") return true;
+  struct stat out {};
+  struct stat st {};
+  if (::fstat(STDOUT_FILENO, &out) != 0 || ::stat(path.c_str(), &st) != 0) return false;
+  if (st.st_dev != out.st_dev || st.st_ino != out.st_ino) return false;
+  return !S_ISCHR(st.st_mode) || ::isatty(STDOUT_FILENO) == 1;
+}
+
+void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<PathArg>& outputs) {
+  for (const auto* list : {&inputs, &outputs}) {
+    for (const auto& p : *list)
+      if (p.path.empty())
+        throw_usage(fmt::format("{} needs a file name, or - for {}", p.option, list == &inputs ? "stdin" : "stdout"));
+  }
+  const PathArg* stdin_user = nullptr;
+  for (const auto& in : inputs) {
+    if (in.path != "-") continue;
+    if (stdin_user != nullptr)
+      throw_usage(fmt::format("{} and {} both read stdin (-); at most one input can come from stdin",
+                              stdin_user->option, in.option));
+    stdin_user = &in;
+  }
+  const PathArg* stdout_user = nullptr;
+  for (const auto& out : outputs) {
+    if (!is_stdout(out.path)) continue;
+    if (stdout_user != nullptr) {
+      const std::string how = out.path == "-" ? "" : fmt::format(" ({} names stdout's file)", out.option);
+      throw_usage(fmt::format("{} and {} both write to stdout{}; at most one output can go to stdout",
+                              stdout_user->option, out.option, how));
+    }
+    stdout_user = &out;
+  }
+
+  std::vector<FileId> out_ids;
+  for (const auto& o : outputs) out_ids.push_back(o.path == "-" ? FileId{} : identify(o.path));
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].path == "-") continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (outputs[j].path != "-" && same_file(out_ids[j], out_ids[i]))
+        throw_usage(fmt::format("{} and {} name the same file; give each output its own file", outputs[j].option,
+                                outputs[i].option),
+                    outputs[i].path);
+    }
+    for (const auto& in : inputs) {
+      if (in.path == "-") continue;
+      if (same_file(identify(in.path), out_ids[i]))
+        throw_usage(fmt::format("output {} would overwrite input {}; write the output to another file",
+                                outputs[i].option, in.option),
+                    outputs[i].path);
+    }
+  }
+}
+
+void require_json_paths(const std::vector<PathArg>& inputs, const std::vector<PathArg>& outputs) {
+  for (const auto& out : outputs) {
+    if (is_stdout(out.path))
+      throw_usage(fmt::format("--json prints its report to stdout, so {} cannot be stdout; give a file", out.option),
+                  output_name(out.path));
+  }
+  for (const auto* list : {&inputs, &outputs}) {
+    for (const auto& p : *list)
+      if (!valid_utf8(p.path))
+        throw_usage(fmt::format("the file name of {} is not UTF-8, which the JSON report cannot carry; rename the "
+                                "file or leave out --json",
+                                p.option),
+                    p.path);
+  }
+}
+
+void check_output(const PathArg& out, Format format, bool force) {
+  const auto refuse_binary_on_terminal = [&](const std::string& file) {
+    throw_usage(fmt::format("refusing to write binary {} to a terminal; use --format {}, or redirect to a file",
+                            out.option, format == Format::der ? "pem" : "hex"),
+                file);
+  };
+  if (is_stdout(out.path)) {
+    if (is_binary(format) && ::isatty(STDOUT_FILENO) == 1) refuse_binary_on_terminal(output_name(out.path));
+    return;
+  }
+  struct stat lst {};
+  const bool is_link = ::lstat(out.path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+  if (is_link && foreign_symlink(out.path, lst)) throw_failure(kForeignSymlink, out.path);
+  struct stat st {};
+  if (::stat(out.path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw_failure("output is a directory; give a file name", out.path);
+    if (S_ISREG(st.st_mode) && !force) throw_failure("output file already exists; use --force to replace it", out.path);
+    if (S_ISCHR(st.st_mode) && is_binary(format) && is_terminal_path(out.path)) refuse_binary_on_terminal(out.path);
+    return;  // a regular file with --force, or a special file (/dev/null, a pipe) written in place
+  }
+  const int err = errno;
+  if (err != ENOENT) throw_failure(fmt::format("cannot use output path: {}", errno_text(err)), out.path);
+  if (is_link) throw_failure("output is a dangling symbolic link", out.path);
+  const std::string dir = parent_dir(out.path);
+  struct stat dst {};
+  if (::stat(dir.c_str(), &dst) != 0) {
+    const int derr = errno;
+    if (derr == ENOENT)
+      throw_failure(fmt::format("directory '{}' does not exist; create it first", printable(dir)), out.path);
+    throw_failure(fmt::format("cannot use directory '{}': {}", printable(dir), errno_text(derr)), out.path);
+  }
+  if (!S_ISDIR(dst.st_mode)) throw_failure(fmt::format("'{}' is not a directory", printable(dir)), out.path);
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw_failure(fmt::format("cannot create a file in directory '{}': {}", printable(dir), errno_text(errno)),
+                  out.path);
+}
+
+void check_paths(const std::vector<PathArg>& inputs, const std::vector<PathArg>& outputs, Format format, bool force,
+                 bool json) {
+  check_path_roles(inputs, outputs);
+  if (json) require_json_paths(inputs, outputs);
+  for (const auto& out : outputs) check_output(out, format, force);
+}
+
+void write_stdout(std::string_view text) {
+  const ByteView bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  if (const int err = write_all(STDOUT_FILENO, bytes); err != 0)
+    throw_failure(fmt::format("cannot write: {}", errno_text(err)), "stdout");
+}
+
+void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
+  // One staged file output.
+  struct Staged {
+    const PendingOutput* out = nullptr;
+    std::string target;   ///< the path replaced: a symbolic link to a regular file is followed
+    bool direct = false;  ///< an existing special file, written in place
+    Fd fd;                ///< the complete new content: unnamed (O_TMPFILE) unless `temp` is set
+    std::string temp;     ///< the new content's name before it is renamed over `target`
+    dev_t dev = 0;        ///< identity of the new content's inode
+    ino_t ino = 0;
+    std::string backup;   ///< hard link to the replaced file (--force), restored on failure
+    bool committed = false;
+  };
+  std::vector<Staged> staged;
+  const PendingOutput* to_stdout = nullptr;
+  const mode_t public_mode = 0666 & ~current_umask();
+  // O_TMPFILE files get their name through /proc/self/fd (linkat with AT_SYMLINK_FOLLOW).
+  const bool unnamed_ok = ::access("/proc/self/fd", X_OK) == 0;
+  SignalCleanup signal_guard;
+
+  // Undo everything on failure: remove temporary files, put replaced files back from their
+  // backups, remove targets this call created. A target that no longer holds this process's
+  // file was replaced by someone else meanwhile and is left alone.
+  const auto fail = [&](const std::string& what, const std::string& file) {
+    for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
+      if (it->committed && names_inode(it->target, it->dev, it->ino)) {
+        if (!it->backup.empty()) {
+          if (::rename(it->backup.c_str(), it->target.c_str()) == 0) it->backup.clear();
+        } else {
+          ::unlink(it->target.c_str());
+        }
+      }
+      if (!it->temp.empty() && !it->committed) ::unlink(it->temp.c_str());
+      if (!it->backup.empty()) ::unlink(it->backup.c_str());
+    }
+    SignalCleanup::forget();
+    throw_failure(what, file);
+  };
+
+  // 1. Every file output to a complete, synced temporary file in its target's directory.
+  for (const auto& out : outputs) {
+    if (is_stdout(out.target.path)) {
+      to_stdout = &out;
+      continue;
+    }
+    Staged& s = staged.emplace_back();
+    s.out = &out;
+    s.target = out.target.path;
+    struct stat lst {};
+    struct stat st {};
+    if (::lstat(s.target.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      if (foreign_symlink(s.target, lst)) fail(kForeignSymlink, out.target.path);
+      if (::stat(s.target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+        if (char* real = ::realpath(s.target.c_str(), nullptr)) {
+          s.target = real;
+          std::free(real);
+        }
+      }
+    }
+    if (::stat(s.target.c_str(), &st) == 0) s.direct = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    if (s.direct) continue;
+
+    const mode_t mode = out.secret ? 0600 : public_mode;
+    if (unnamed_ok) s.fd = Fd(::open(parent_dir(s.target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+    if (s.fd.get() < 0) {
+      // No O_TMPFILE here (EOPNOTSUPP, EISDIR on old kernels): a named file, removed on signals.
+      std::string tmpl = fmt::format("{}/.{}.pqkem-XXXXXX", parent_dir(s.target), base_name(s.target).substr(0, 200));
+      s.fd = Fd(::mkstemp(tmpl.data()));
+      if (s.fd.get() < 0)
+        fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)), out.target.path);
+      s.temp = tmpl;
+      SignalCleanup::add(s.temp);
+    }
+    int err = 0;
+    struct stat tst {};
+    if (::fstat(s.fd.get(), &tst) != 0) err = errno;
+    s.dev = tst.st_dev;
+    s.ino = tst.st_ino;
+    if (err == 0 && ::fchmod(s.fd.get(), mode) != 0) err = errno;
+    if (err == 0) err = write_all(s.fd.get(), out.data.view());
+    if (err == 0 && ::fsync(s.fd.get()) != 0) err = errno;
+    if (err != 0) fail(fmt::format("cannot write output: {}", errno_text(err)), out.target.path);
+  }
+  test_hook("staged");
+
+  // 2. stdout, then special files: neither can be undone, so they come before any rename.
+  if (to_stdout != nullptr) {
+    if (const int err = write_all(STDOUT_FILENO, to_stdout->data.view()); err != 0)
+      fail(fmt::format("cannot write: {}", errno_text(err)), "stdout");
+  }
+  for (auto& s : staged) {
+    if (!s.direct) continue;
+    const Fd fd(::open(s.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
+    if (fd.get() < 0) fail(fmt::format("cannot open output: {}", errno_text(errno)), s.out->target.path);
+    if (const int err = write_all(fd.get(), s.out->data.view()); err != 0)
+      fail(fmt::format("cannot write output: {}", errno_text(err)), s.out->target.path);
+  }
+
+  // 3. The commit: one process at a time per directory, signals held back until it is done.
+  std::vector<std::string> dirs;
+  for (const auto& s : staged)
+    if (!s.direct) dirs.push_back(parent_dir(s.target));
+  const DirectoryLocks locks(dirs);
+  const SignalBlock hold_signals;
+  bool first = true;
+  for (auto& s : staged) {
+    if (s.direct) continue;
+    if (!first) test_hook("between-commits");
+    first = false;
+    int err = 0;
+    if (!force) {
+      // Without --force nothing is ever replaced: linkat and RENAME_NOREPLACE fail on any name.
+      err = s.temp.empty() ? link_unnamed(s.fd.get(), s.target) : rename_noreplace(s.temp, s.target);
+      if (err == EEXIST) fail("output file appeared meanwhile; use --force to replace it", s.out->target.path);
+    } else {
+      if (s.temp.empty()) {
+        // A name for the new content, renamed over the target below.
+        for (int attempt = 0; attempt < 10 && s.temp.empty(); ++attempt) {
+          const auto name = free_name_beside(s.target, "pqkem");
+          if (!name) break;
+          err = link_unnamed(s.fd.get(), *name);
+          if (err == 0) s.temp = *name;
+          if (err != 0 && err != EEXIST) break;
+        }
+        if (s.temp.empty())
+          fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(err != 0 ? err : errno)),
+               s.out->target.path);
+        SignalCleanup::add(s.temp);
+      }
+      // Keep the file being replaced until every output is in place (hard link: nothing copied).
+      struct stat old {};
+      if (::lstat(s.target.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+        const auto name = free_name_beside(s.target, "pqkem-old");
+        if (name && ::link(s.target.c_str(), name->c_str()) == 0) {
+          s.backup = *name;
+          SignalCleanup::add(s.backup);
+        }
+      }
+      err = ::rename(s.temp.c_str(), s.target.c_str()) == 0 ? 0 : errno;
+    }
+    if (err != 0) fail(fmt::format("cannot replace output: {}", errno_text(err)), s.out->target.path);
+    s.committed = true;
+    s.temp.clear();
+  }
+  for (auto& s : staged) {
+    if (!s.backup.empty()) ::unlink(s.backup.c_str());
+  }
+  SignalCleanup::forget();
+
+  // 4. Make the new names durable (best effort: a failure here loses nothing already written).
+  for (const auto& s : staged) {
+    if (s.direct) continue;
+    const Fd dfd(::open(parent_dir(s.target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dfd.get() >= 0) ::fsync(dfd.get());
+  }
+}
+
+}  // namespace pqkem::cli
