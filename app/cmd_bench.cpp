@@ -271,8 +271,7 @@ void run_bench(const BenchOptions& opts) {
 
   const std::vector<std::string_view> usable = simd::usable_implementations();
   std::vector<std::string> impls;
-  std::string impl_choice = opts.impl;
-  for (auto& c : impl_choice) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const std::string impl_choice = lower_ascii(opts.impl);
   const auto named_impl = simd::parse_impl(impl_choice);
   if (impl_choice == "auto") {
     impls.emplace_back(simd::impl_name(simd::active_impl()));  // PQKEM_IMPL or the best usable
@@ -291,7 +290,6 @@ void run_bench(const BenchOptions& opts) {
   if (opts.fail_on_regression && !opts.baseline) throw_usage("--fail-on-regression needs --baseline");
   if (opts.kernels && opts.ntt_plans) throw_usage("--kernels and --ntt-plans are separate runs; give one of them");
 
-  if (opts.baseline) check_path_roles({{*opts.baseline, "--baseline"}}, {});
   const std::map<std::string, double> baseline =
       opts.baseline ? read_baseline(*opts.baseline) : std::map<std::string, double>{};
   const double rate = tick_rate();

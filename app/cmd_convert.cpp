@@ -33,7 +33,7 @@ void run_convert(const ConvertOptions& opts) {
                                                    scheme_info(*ct_of).name)
                                      : std::string();
       throw_failure(fmt::format("input has {} bytes ({}): not the size of any public key, secret key or seed{}{}", n,
-                                in.from_hex ? "read as hex" : "read as raw bytes",
+                                how_read(in.from_hex),
                                 algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string(), what),
                     in.file);
     }

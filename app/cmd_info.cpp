@@ -161,7 +161,6 @@ void run_info(const InfoOptions& opts) {
       if (seed_size(info.scheme) == n) seed = true;
     }
     const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0};
-    const char* how = from_hex ? "read as hex" : "read as raw bytes";
     if (sk_of || (seed && algorithm)) {
       describe_secret(secret_key_from_input(std::move(in), algorithm, true, true), shape);
     } else if (seed) {
@@ -197,7 +196,7 @@ void run_info(const InfoOptions& opts) {
       common(Kind::ciphertext, shape);
       r.add_number("ciphertext bytes", "ciphertext_bytes", n);
     } else {
-      throw_failure(fmt::format("{} bytes ({}) is not the size of any key, seed or ciphertext{}", n, how,
+      throw_failure(fmt::format("{} bytes ({}) is not the size of any key, seed or ciphertext{}", n, how_read(from_hex),
                                 algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string()),
                     file);
     }

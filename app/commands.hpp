@@ -15,11 +15,11 @@
 
 namespace pqkem::cli {
 
-/// Implementation choices shared by every command that runs an algorithm.
 /// A string option that was either absent or given (possibly empty: `-a ""` from an unset shell
 /// variable is an error, never "not given").
 using OptString = std::optional<std::string>;
 
+/// Implementation choices shared by every command that runs an algorithm.
 struct EngineOptions {
   OptString impl;      ///< --impl auto|portable|avx2; absent: PQKEM_IMPL or auto
   OptString ntt_plan;  ///< --ntt-plan NAME; absent: PQKEM_NTT_PLAN or the default
@@ -216,6 +216,9 @@ std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<
 /// A secret key read from `path`: the expanded key, or a private seed (expanded here; exit 2
 /// without `algorithm`, since a seed does not reveal its parameter set).
 std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm);
+
+/// "read as hex" or "read as raw bytes", for messages about an input's length.
+const char* how_read(bool from_hex) noexcept;
 
 /// The private seed size of `s` if its keys can be given as a seed that keygen_derand
 /// expands (ML-KEM: 64, d || z); nullopt otherwise (NTRU).

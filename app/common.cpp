@@ -67,7 +67,6 @@ std::string list_sizes(Part p) {
   return out + " bytes";
 }
 
-const char* how_read(const Decoded& d) noexcept { return d.from_hex ? "read as hex" : "read as raw bytes"; }
 
 /// Exit 1: `d` (from `file`) has no acceptable length for `p`. `expected` is the scheme it
 /// had to fit, if known; `extra` describes other accepted forms (" or a 64-byte seed").
@@ -83,14 +82,14 @@ const char* how_read(const Decoded& d) noexcept { return d.from_hex ? "read as h
     if (other && *other != *expected)
       throw_failure(
           fmt::format("{} has {} bytes ({}), the size of a {} for {}; {} needs {} bytes{}", part_name(p), n,
-                      how_read(d), part_name(p), scheme_info(*other).name, info.name, size_of(info, p), extra),
+                      how_read(d.from_hex), part_name(p), scheme_info(*other).name, info.name, size_of(info, p), extra),
           file);
-    throw_failure(fmt::format("{} has {} bytes ({}); {} needs {} bytes{}{}", part_name(p), n, how_read(d), info.name,
-                              size_of(info, p), extra, not_der),
+    throw_failure(fmt::format("{} has {} bytes ({}); {} needs {} bytes{}{}", part_name(p), n, how_read(d.from_hex),
+                              info.name, size_of(info, p), extra, not_der),
                   file);
   }
   throw_failure(fmt::format("{} has {} bytes ({}); no algorithm has a {} of that size (expected {}{}){}",
-                            part_name(p), n, how_read(d), part_name(p), list_sizes(p), extra, not_der),
+                            part_name(p), n, how_read(d.from_hex), part_name(p), list_sizes(p), extra, not_der),
                 file);
 }
 
@@ -108,6 +107,8 @@ void check_algorithm(Scheme got, std::optional<Scheme> algorithm, const char* wh
 }
 
 }  // namespace
+
+const char* how_read(bool from_hex) noexcept { return from_hex ? "read as hex" : "read as raw bytes"; }
 
 std::optional<std::size_t> seed_size(Scheme s) noexcept {
   const auto& info = scheme_info(s);
@@ -244,7 +245,7 @@ SecretBytes CoinsArg::load(std::size_t needed, const std::string& operation) con
   auto decoded = decode_input(read_input(m_file), input_name(m_file));
   if (decoded.bytes.size() != needed)
     throw_failure(fmt::format("coins have {} bytes ({}); {} needs exactly {} bytes", decoded.bytes.size(),
-                              how_read(decoded), operation, needed),
+                              how_read(decoded.from_hex), operation, needed),
                   input_name(m_file));
   return std::move(decoded.bytes);
 }
@@ -280,13 +281,12 @@ std::optional<bool> container_is_private(const KeyInput& in) {
   if (in.format == Format::pem) {
     if (in.pem_label == keyfile::kPemPrivateKey) return true;
     if (in.pem_label == keyfile::kPemPublicKey) return false;
-    const std::string label = printable(in.pem_label);
-    if (label == "ENCRYPTED PRIVATE KEY")
+    if (in.pem_label == "ENCRYPTED PRIVATE KEY")
       throw_failure("encrypted private keys are not supported; decrypt it first (openssl pkey -in FILE -out PLAIN)",
                     in.file);
     throw_failure(fmt::format("PEM label '{}' is not a key pqkem reads; expected 'PRIVATE KEY' (PKCS#8) or 'PUBLIC "
                               "KEY' (SubjectPublicKeyInfo)",
-                              label),
+                              printable(in.pem_label)),
                   in.file);
   }
   if (!in.der) return std::nullopt;

@@ -88,12 +88,22 @@ std::string printable(std::string_view s) {
   return out + "'";
 }
 
+std::string lower_ascii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+void Fd::reset() noexcept {
+  if (m_fd >= 0) ::close(m_fd);
+  m_fd = -1;
+}
+
 std::string input_name(const std::string& path) { return path == "-" ? "stdin" : path; }
 std::string output_name(const std::string& path) { return path == "-" ? "stdout" : path; }
 
 namespace {
-
-std::string errno_text(int err) { return std::strerror(err); }
 
 // Hex digits of secret keys and seeds are secret: which range a digit falls in must not show in
 // the timing, so these classifiers are branch-free (ct::in_range_mask), not short-circuit tests.
@@ -160,17 +170,12 @@ SecretBytes decode_hex(ByteView text, std::size_t digits) {
 SecretBytes read_input(const std::string& path) {
   const std::string name = input_name(path);
   if (path.empty()) throw_usage("empty file name; give a path or - for stdin");
-  int fd = 0;
+  Fd file;  // none for stdin
   if (path != "-") {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) throw_failure(fmt::format("cannot open input: {}", errno_text(errno)), name);
+    file = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+    if (file.get() < 0) throw_failure(fmt::format("cannot open input: {}", errno_text(errno)), name);
   }
-  struct FdCloser {
-    int fd;
-    ~FdCloser() {
-      if (fd > 0) ::close(fd);
-    }
-  } closer{fd};
+  const int fd = path == "-" ? STDIN_FILENO : file.get();
 
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw_failure("input is a directory, not a file", name);
@@ -239,11 +244,10 @@ SecretBytes encode_output(ByteView data, Format format) {
   if (format == Format::pem || format == Format::der)
     throw std::logic_error("encode_output: pem and der need a key structure");
   if (format == Format::bin) return SecretBytes(data);
-  static constexpr char kDigits[] = "0123456789abcdef";
   SecretBytes out(2 * data.size() + 1);
-  for (std::size_t i = 0; i < data.size(); ++i) {
-    out[2 * i] = static_cast<std::uint8_t>(kDigits[data[i] >> 4]);
-    out[2 * i + 1] = static_cast<std::uint8_t>(kDigits[data[i] & 0xf]);
+  for (std::size_t i = 0; i < data.size(); ++i) {  // secret keys too: no table lookup (ct::hex_digit)
+    out[2 * i] = static_cast<std::uint8_t>(ct::hex_digit(data[i] >> 4));
+    out[2 * i + 1] = static_cast<std::uint8_t>(ct::hex_digit(data[i] & 0xfu));
   }
   out[2 * data.size()] = '\n';
   return out;

@@ -58,6 +58,40 @@ bool valid_utf8(std::string_view s) noexcept;
 /// UTF-8), so a file name can neither split the line nor send escape sequences to a terminal.
 std::string printable(std::string_view s);
 
+/// `s` with ASCII letters in lower case (names, formats and implementations ignore case).
+std::string lower_ascii(std::string s);
+
+/// strerror(err), for messages.
+std::string errno_text(int err);
+
+/// An owned file descriptor, closed on destruction (-1: none).
+class Fd {
+public:
+  Fd() = default;
+  explicit Fd(int fd) noexcept : m_fd(fd) {}
+  Fd(Fd&& other) noexcept : m_fd(other.release()) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      m_fd = other.release();
+    }
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  [[nodiscard]] int get() const noexcept { return m_fd; }
+  void reset() noexcept;
+
+private:
+  int release() noexcept {
+    const int fd = m_fd;
+    m_fd = -1;
+    return fd;
+  }
+  int m_fd = -1;
+};
+
 /// "stdin" for "-", the path otherwise (for messages).
 std::string input_name(const std::string& path);
 /// "stdout" for "-", the path otherwise (for messages).

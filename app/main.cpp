@@ -40,10 +40,10 @@ enum class FormatUse {
 };
 
 /// The format named `value` (bin, hex, pem or der, in any case; see format_name), or nullopt.
-std::optional<Format> parse_format(std::string value) {
-  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+std::optional<Format> parse_format(const std::string& value) {
+  const std::string name = lower_ascii(value);
   for (const Format f : {Format::bin, Format::hex, Format::pem, Format::der})
-    if (value == format_name(f)) return f;
+    if (name == format_name(f)) return f;
   return std::nullopt;
 }
 

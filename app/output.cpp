@@ -15,14 +15,13 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
 
 namespace pqkem::cli {
 namespace {
-
-std::string errno_text(int err) { return std::strerror(err); }
 
 // --- Test hooks ------------------------------------------------------------------------------
 // Only the pqkem_test_hooks binary of a test build has them (PQKEM_TEST_HOOKS): races and
@@ -124,11 +123,8 @@ bool same_file(const FileId& a, const FileId& b) {
 /// True if the character device at `path` is a terminal. Opening a tty with O_NOCTTY and
 /// O_NONBLOCK neither makes it the controlling terminal nor waits for a carrier.
 bool is_terminal_path(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool tty = ::isatty(fd) == 1;
-  ::close(fd);
-  return tty;
+  const Fd fd(::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
+  return fd.get() >= 0 && ::isatty(fd.get()) == 1;
 }
 
 /// True if `link` (the lstat of `path`) is a symbolic link that the kernel's
@@ -216,30 +212,6 @@ private:
   sigset_t m_old{};
 };
 
-/// An owned file descriptor.
-class Fd {
-public:
-  Fd() = default;
-  explicit Fd(int fd) noexcept : m_fd(fd) {}
-  Fd(Fd&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      reset();
-      m_fd = std::exchange(other.m_fd, -1);
-    }
-    return *this;
-  }
-  ~Fd() { reset(); }
-  [[nodiscard]] int get() const noexcept { return m_fd; }
-  void reset() noexcept {
-    if (m_fd >= 0) ::close(m_fd);
-    m_fd = -1;
-  }
-
-private:
-  int m_fd = -1;
-};
-
 /// Exclusive advisory locks (flock) on the directories of a commit, taken in (device, inode)
 /// order so that two processes with overlapping directories cannot deadlock. Best effort: a
 /// directory that cannot be opened or locked (no read permission, some network file systems) is
@@ -280,19 +252,32 @@ private:
   std::vector<Fd> m_held;
 };
 
-/// A fresh name beside `target` (".NAME.TAG-XXXXXX") that nothing uses yet. mkstemp makes it
-/// unique; the empty file is removed again so the caller can link or rename onto the name.
-std::optional<std::string> free_name_beside(const std::string& target, const char* tag) {
-  // Keep the name below NAME_MAX whatever the target's length.
-  const std::string base = base_name(target).substr(0, 200);
+/// The mkstemp template of a hidden file beside `target`: ".NAME.TAG-XXXXXX" in its directory,
+/// the name cut so that it stays below NAME_MAX whatever the target's length.
+std::string temp_template(const std::string& target, const char* tag) {
   std::string dir = parent_dir(target);
   if (dir != "/") dir += '/';
-  std::string tmpl = fmt::format("{}.{}.{}-XXXXXX", dir, base, tag);
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return std::nullopt;
-  ::close(fd);
-  ::unlink(tmpl.c_str());
-  return tmpl;
+  return fmt::format("{}.{}.{}-XXXXXX", dir, base_name(target).substr(0, 200), tag);
+}
+
+/// "/proc/self/fd/N": the path through which linkat (AT_SYMLINK_FOLLOW) names an O_TMPFILE file.
+std::string proc_fd_path(int fd) { return fmt::format("/proc/self/fd/{}", fd); }
+
+/// Hard-links `from` (with `flags`, as linkat takes them) to a fresh hidden name beside `target`
+/// and returns that name. mkstemp picks a name nothing uses, which is freed again for the link;
+/// if another process takes it meanwhile, another name is tried. nullopt and errno on failure.
+std::optional<std::string> link_beside(const std::string& from, int flags, const std::string& target,
+                                       const char* tag) {
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    std::string name = temp_template(target, tag);
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) return std::nullopt;
+    ::close(fd);
+    ::unlink(name.c_str());
+    if (::linkat(AT_FDCWD, from.c_str(), AT_FDCWD, name.c_str(), flags) == 0) return name;
+    if (errno != EEXIST) return std::nullopt;
+  }
+  return std::nullopt;  // errno is EEXIST
 }
 
 /// rename(from, to) that never replaces an existing `to`: renameat2(RENAME_NOREPLACE), or on
@@ -307,10 +292,8 @@ int rename_noreplace(const std::string& from, const std::string& to) noexcept {
 
 /// Gives the unnamed (O_TMPFILE) file open as `fd` the name `to`; fails with EEXIST if `to`
 /// exists. Returns 0 or an errno value.
-int link_unnamed(int fd, const std::string& to) noexcept {
-  char proc_path[64];
-  std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
-  return ::linkat(AT_FDCWD, proc_path, AT_FDCWD, to.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+int link_unnamed(int fd, const std::string& to) {
+  return ::linkat(AT_FDCWD, proc_fd_path(fd).c_str(), AT_FDCWD, to.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
 }
 
 /// True if `path` currently names the inode (dev, ino).
@@ -452,6 +435,7 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
     dev_t dev = 0;        ///< identity of the new content's inode
     ino_t ino = 0;
     std::string backup;   ///< hard link to the replaced file (--force), restored on failure
+    bool replaced = false;  ///< the commit replaced an existing file (--force)
     bool committed = false;
   };
   std::vector<Staged> staged;
@@ -463,13 +447,14 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
 
   // Undo everything on failure: remove temporary files, put replaced files back from their
   // backups, remove targets this call created. A target that no longer holds this process's
-  // file was replaced by someone else meanwhile and is left alone.
+  // file was replaced by someone else meanwhile and is left alone; so is a replaced file whose
+  // backup could not be made (removing the new content would lose both).
   const auto fail = [&](const std::string& what, const std::string& file) {
     for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
       if (it->committed && names_inode(it->target, it->dev, it->ino)) {
         if (!it->backup.empty()) {
           if (::rename(it->backup.c_str(), it->target.c_str()) == 0) it->backup.clear();
-        } else {
+        } else if (!it->replaced) {
           ::unlink(it->target.c_str());
         }
       }
@@ -507,7 +492,7 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
     if (unnamed_ok) s.fd = Fd(::open(parent_dir(s.target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
     if (s.fd.get() < 0) {
       // No O_TMPFILE here (EOPNOTSUPP, EISDIR on old kernels): a named file, removed on signals.
-      std::string tmpl = fmt::format("{}/.{}.pqkem-XXXXXX", parent_dir(s.target), base_name(s.target).substr(0, 200));
+      std::string tmpl = temp_template(s.target, "pqkem");
       s.fd = Fd(::mkstemp(tmpl.data()));
       if (s.fd.get() < 0)
         fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)), out.target.path);
@@ -558,23 +543,18 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
     } else {
       if (s.temp.empty()) {
         // A name for the new content, renamed over the target below.
-        for (int attempt = 0; attempt < 10 && s.temp.empty(); ++attempt) {
-          const auto name = free_name_beside(s.target, "pqkem");
-          if (!name) break;
-          err = link_unnamed(s.fd.get(), *name);
-          if (err == 0) s.temp = *name;
-          if (err != 0 && err != EEXIST) break;
-        }
-        if (s.temp.empty())
-          fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(err != 0 ? err : errno)),
+        const auto name = link_beside(proc_fd_path(s.fd.get()), AT_SYMLINK_FOLLOW, s.target, "pqkem");
+        if (!name)
+          fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)),
                s.out->target.path);
+        s.temp = *name;
         SignalCleanup::add(s.temp);
       }
       // Keep the file being replaced until every output is in place (hard link: nothing copied).
       struct stat old {};
-      if (::lstat(s.target.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
-        const auto name = free_name_beside(s.target, "pqkem-old");
-        if (name && ::link(s.target.c_str(), name->c_str()) == 0) {
+      s.replaced = ::lstat(s.target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+      if (s.replaced) {
+        if (const auto name = link_beside(s.target, 0, s.target, "pqkem-old")) {
           s.backup = *name;
           SignalCleanup::add(s.backup);
         }

@@ -36,8 +36,6 @@ void increment(std::uint8_t v[16]) noexcept {
   }
 }
 
-constexpr char kHex[] = "0123456789ABCDEF";
-
 /// One "name = HEX" line of a record.
 struct Field {
   std::string_view name;
@@ -59,9 +57,9 @@ SecretBytes record_text(int i, std::initializer_list<Field> fields) {
   for (const Field& f : fields) {
     put(f.name);
     put(kEquals);
-    for (const std::uint8_t b : f.bytes) {
-      *p++ = kHex[b >> 4];
-      *p++ = kHex[b & 15];
+    for (const std::uint8_t b : f.bytes) {  // sk and ss too: no table lookup
+      *p++ = static_cast<std::uint8_t>(ct::hex_digit(b >> 4, true));
+      *p++ = static_cast<std::uint8_t>(ct::hex_digit(b & 15u, true));
     }
     put("\n");
   }

@@ -3,9 +3,9 @@
 // single-byte tags, definite minimal lengths, no recursion. The reader never reads outside
 // its input and fails with Error(Errc::bad_format) on anything that is not DER.
 //
-// The input may be secret: a raw secret key that starts with 0x30 is tried as DER. So a
-// message names the structure, the field and the rule that failed, and never a value read
-// from the input (a length, a count of bytes, a tag).
+// The input may be secret (a secret key given where a public key belongs, or key bytes that
+// happen to have a DER outer shape). So a message names the structure, the field and the rule
+// that failed, and never a value read from the input (a length, a count of bytes, a tag).
 #pragma once
 
 #include <cstddef>

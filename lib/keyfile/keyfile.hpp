@@ -16,8 +16,8 @@
 // pqkem::Error: bad_format for the encoding, invalid_encaps_key / invalid_decaps_key for the
 // key material, bad_argument for misuse (a scheme without an OID). Their messages name the
 // structure, the field and the rule that failed and never a value read from the input (a
-// length, a tag, an OID): a raw secret key of a wrong length that starts with 0x30 is read
-// as DER, and a secret key may be given where a public key belongs.
+// length, a tag, an OID): the bytes may be a secret key given in the wrong role or misread as
+// DER.
 //
 // NTRU has no OID anywhere, so NTRU keys have no SPKI/PKCS#8 form: the encoders refuse them.
 #pragma once

@@ -1,5 +1,6 @@
 #include "simd/dispatch.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <string>
@@ -17,6 +18,14 @@ namespace {
 /// -1: not chosen yet (first use reads PQKEM_IMPL); otherwise an Impl value.
 std::atomic<int> g_impl{-1};
 
+/// ASCII case-insensitive equality (names on the command line ignore case).
+bool equal_nocase(std::string_view a, std::string_view b) noexcept {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) {
+           return lower(x) == lower(y);
+         });
+}
+
 Impl initial_impl() noexcept {
   if (const char* env = std::getenv("PQKEM_IMPL"); env != nullptr) {
     const std::string_view v(env);
@@ -29,18 +38,6 @@ Impl initial_impl() noexcept {
 }  // namespace
 
 std::string_view impl_name(Impl impl) noexcept { return impl == Impl::avx2 ? "avx2" : "portable"; }
-
-namespace {
-/// ASCII case-insensitive equality (names and formats on the command line ignore case).
-bool equal_nocase(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-}  // namespace
 
 std::optional<Impl> parse_impl(std::string_view name) noexcept {
   if (equal_nocase(name, "portable")) return Impl::portable;
