@@ -52,8 +52,8 @@ struct NttPlanChoice {
   [[nodiscard]] std::string name() const;
 };
 
-/// The default for x86-64 GCC, the fastest plan of each direction measured with `pqkem bench
-/// --ntt-plans` (README, "NTT merge plans"): 11212 leads both. Other targets set theirs here.
+/// The default for x86-64 GCC: among the fastest plans of both directions measured with `pqkem
+/// bench --ntt-plans` (docs/performance.md, "NTT merge plans"). Other targets set theirs here.
 inline constexpr std::string_view kDefaultNttPlan = "11212";
 
 /// "3211" (both directions) or "11212/22111" (forward/inverse); nullopt if a name is unknown.

@@ -1,4 +1,4 @@
-// Secret hygiene (issue 9): the wrappers wipe, and the public operations leave no copy of a
+// Secret hygiene: the wrappers wipe, and the public operations leave no copy of a
 // secret behind, neither in freed heap blocks nor in the dead part of the stack.
 //
 // Heap: this binary replaces the global operator delete; a freed block is scanned for 16-byte

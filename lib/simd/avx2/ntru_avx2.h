@@ -1,4 +1,4 @@
-// NTRU AVX2 kernels (issue 8): the twins of the portable `_ref` kernels of lib/ntru.
+// NTRU AVX2 kernels: the twins of the portable `_ref` kernels of lib/ntru.
 //
 // This header is included by -mavx2 translation units, so it stays C-like: plain functions on
 // raw coefficient arrays, no inline or template code that portable callers could share.
