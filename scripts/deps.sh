@@ -3,8 +3,11 @@
 # Sourced by demo.sh and test.sh. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# valgrind: the constant-time tests (ctest label ct) run under memcheck and include
-# valgrind/memcheck.h; binutils (objdump, pulled in by g++) checks the object code for divisions.
+# Building needs cmake, make, g++, libssl-dev, libcli11-dev and libfmt-dev; the rest is for the
+# tests. valgrind: the constant-time tests (ctest label ct) run under memcheck and include
+# valgrind/memcheck.h; pkg-config: the install test (label install) builds a consumer with it;
+# without either, configure still succeeds and one test (ct.valgrind, install.consumer) fails
+# naming the package. binutils (objdump, nm; pulled in by g++) checks the object code.
 PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libcli11-dev libfmt-dev libgtest-dev gzip valgrind binutils)
 # Only for the libFuzzer targets (scripts/fuzz.sh, scripts/test.sh --fuzz): clang with its
 # sanitizer and libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
