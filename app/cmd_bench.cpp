@@ -221,12 +221,14 @@ void add_speedups(std::vector<Result>& results) {
   }
 }
 
-std::vector<Result> bench_kernels(const std::vector<Scheme>& schemes, std::size_t iterations, double rate,
-                                  const Progress& progress) {
+std::vector<Result> bench_kernels(const std::vector<Scheme>& schemes, const std::vector<std::string>& impl_names,
+                                  std::size_t iterations, double rate, const Progress& progress) {
+  std::vector<simd::Impl> impls;
+  for (const std::string& name : impl_names) impls.push_back(*simd::parse_impl(name));
   std::vector<Result> out;
   for (Scheme s : schemes) {
     const SchemeInfo& info = scheme_info(s);
-    for (const bench::Kernel& k : bench::kernels(s)) {
+    for (const bench::Kernel& k : bench::kernels(s, impls)) {
       progress.show(fmt::format("{} {} ({})", info.name, k.name, k.impl));
       out.push_back({std::string(info.name) + " kernel", k.name, k.impl, measure(k.run, iterations, rate)});
     }
@@ -298,7 +300,7 @@ void run_bench(const BenchOptions& opts) {
   {
     const Progress progress;
     if (opts.ntt_plans) results = bench_ntt_plans(iterations, rate, progress);
-    else if (opts.kernels) results = bench_kernels(schemes, iterations, rate, progress);
+    else if (opts.kernels) results = bench_kernels(schemes, impls, iterations, rate, progress);
     else results = bench_operations(schemes, impls, iterations, rate, progress);
     if (!opts.ntt_plans) add_speedups(results);
   }

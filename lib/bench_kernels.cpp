@@ -1,12 +1,14 @@
 #include "bench_kernels.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <random>
 
 #include "hash.hpp"
+#include "mlkem/backend.hpp"
 #include "mlkem/encoding.hpp"
 #include "mlkem/ntt.hpp"
-#include "mlkem/backend.hpp"
+#include "mlkem/params.hpp"
 #include "mlkem/sampling.hpp"
 #include "simd/dispatch.hpp"
 
@@ -22,17 +24,28 @@ void keep(T& value) noexcept {
 struct MlKemState {
   mlkem::Poly poly;
   mlkem::NttPoly a, b, acc;
-  std::array<mlkem::NttPoly, 3> va, vb;  // k = 3 vectors for the inner product
+  std::vector<mlkem::NttPoly> va, vb;    // k polynomials each, for the inner product
   std::array<std::uint8_t, 32> rho{};
   std::array<std::uint8_t, 192> cbd_bytes{};
   std::array<std::uint8_t, 384> packed{};
-  std::array<std::uint8_t, 1184> ek{};
+  std::vector<std::uint8_t> ek;          // ek_bytes of the parameter set, hashed by H
 };
+
+/// What the kernel list of one ML-KEM parameter set depends on.
+struct MlKemShape {
+  int k, eta1, du;
+  std::size_t ek_bytes;
+};
+template <class P>
+constexpr MlKemShape shape_of() {
+  return {P::k, P::eta1, P::du, P::ek_bytes};
+}
 
 /// The kernels of backend B (mlkem/backend.hpp), named alike for every backend so that
 /// `bench --kernels` prints the speed-up of each AVX2 kernel over its portable twin.
 template <class B>
-void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st, int eta1, int du) {
+void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st, const MlKemShape& p) {
+  const int eta1 = p.eta1, du = p.du, rank = p.k;
   const std::string impl(simd::impl_name(B::kImpl));
   k.push_back({"NTT", impl, [st] {
                  mlkem::NttPoly r = B::ntt(st->poly);
@@ -58,9 +71,9 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
                  }});
   }
 #endif
-  k.push_back({"inner product k=3 (+reduce)", impl, [st] {
+  k.push_back({"inner product k=" + std::to_string(rank) + " (+reduce)", impl, [st, rank] {
                  mlkem::NttPoly r;
-                 B::inner_product(r, st->va.data(), st->vb.data(), 3);
+                 B::inner_product(r, st->va.data(), st->vb.data(), rank);
                  keep(r);
                }});
   k.push_back({"SampleNTT", impl, [st] {
@@ -93,7 +106,7 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
                  B::template sample_noise_x4<2>(out, st->rho, nonce, 4);
                  keep(r);
                }});
-  k.push_back({"H (SHA3-256 of a 1184 B ek)", impl, [st] {
+  k.push_back({"H (SHA3-256 of a " + std::to_string(st->ek.size()) + " B ek)", impl, [st] {
                  std::array<std::uint8_t, 32> out;
                  B::sha3_256(out, st->ek, {});
                  keep(out);
@@ -132,8 +145,15 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
   }
 }
 
-std::vector<Kernel> mlkem_kernels(int eta1, int du) {
+bool wanted(const std::vector<simd::Impl>& impls, simd::Impl which) {
+  return std::find(impls.begin(), impls.end(), which) != impls.end() && simd::impl_usable(which);
+}
+
+std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<simd::Impl>& impls) {
   auto st = std::make_shared<MlKemState>();
+  st->va.resize(static_cast<std::size_t>(shape.k));
+  st->vb.resize(static_cast<std::size_t>(shape.k));
+  st->ek.resize(shape.ek_bytes);
   std::mt19937 rng(1);
   for (auto& x : st->poly.c) x = static_cast<std::int16_t>(rng() % mlkem::kQ);
   for (auto& x : st->a.c) x = static_cast<std::int16_t>(rng() % mlkem::kQ);
@@ -147,28 +167,30 @@ std::vector<Kernel> mlkem_kernels(int eta1, int du) {
   for (auto& x : st->ek) x = static_cast<std::uint8_t>(rng());
 
   std::vector<Kernel> k;
-  const std::string impl = "portable";
-  // Portable-only kernels without an AVX2 twin of the same shape (kept for comparison with
-  // earlier runs; the AVX2 backend replaces them by the x4 entries).
-  k.push_back({"CBD eta=2", impl, [st] {
-                 mlkem::Poly r = mlkem::sample_poly_cbd<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
-                 keep(r);
-               }});
-  k.push_back({"PRF (SHAKE256, 128 B)", impl, [st] {
-                 std::array<std::uint8_t, 128> out;
-                 const std::uint8_t nonce[1] = {0};
-                 hash::shake256(out, {st->rho, nonce});
-                 keep(out);
-               }});
-  k.push_back({"Keccak (SHAKE128, 3 blocks)", impl, [st] {
-                 std::array<std::uint8_t, 504> out;
-                 hash::shake128(out, {st->rho});
-                 keep(out);
-               }});
-  add_mlkem_kernels<mlkem::RefBackend>(k, st, eta1, du);
+  if (wanted(impls, simd::Impl::portable)) {
+    const std::string impl = "portable";
+    // Portable-only kernels without an AVX2 twin of the same shape (kept for comparison with
+    // earlier runs; the AVX2 backend replaces them by the x4 entries).
+    k.push_back({"CBD eta=2", impl, [st] {
+                   mlkem::Poly r = mlkem::sample_poly_cbd<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
+                   keep(r);
+                 }});
+    k.push_back({"PRF (SHAKE256, 128 B)", impl, [st] {
+                   std::array<std::uint8_t, 128> out;
+                   const std::uint8_t nonce[1] = {0};
+                   hash::shake256(out, {st->rho, nonce});
+                   keep(out);
+                 }});
+    k.push_back({"Keccak (SHAKE128, 3 blocks)", impl, [st] {
+                   std::array<std::uint8_t, 504> out;
+                   hash::shake128(out, {st->rho});
+                   keep(out);
+                 }});
+    add_mlkem_kernels<mlkem::RefBackend>(k, st, shape);
+  }
 #if PQKEM_HAVE_AVX2
-  if (simd::impl_usable(simd::Impl::avx2)) {
-    add_mlkem_kernels<mlkem::Avx2Backend>(k, st, eta1, du);
+  if (wanted(impls, simd::Impl::avx2)) {
+    add_mlkem_kernels<mlkem::Avx2Backend>(k, st, shape);
     k.push_back({"CBD eta=2", "avx2", [st] {
                    mlkem::Poly r;
                    simd::avx2::mlkem_cbd_avx2(r.c.data(), st->cbd_bytes.data(), 2);
@@ -192,14 +214,14 @@ std::vector<Kernel> mlkem_kernels(int eta1, int du) {
 }  // namespace
 
 // NTRU kernels live beside the NTRU code's bench entry (bench_kernels_ntru.cpp).
-std::vector<Kernel> ntru_kernels(Scheme s);
+std::vector<Kernel> ntru_kernels(Scheme s, const std::vector<simd::Impl>& impls);
 
-std::vector<Kernel> kernels(Scheme s) {
+std::vector<Kernel> kernels(Scheme s, const std::vector<simd::Impl>& impls) {
   switch (s) {
-    case Scheme::MlKem512: return mlkem_kernels(3, 10);
-    case Scheme::MlKem768: return mlkem_kernels(2, 10);
-    case Scheme::MlKem1024: return mlkem_kernels(2, 11);
-    default: return ntru_kernels(s);
+    case Scheme::MlKem512: return mlkem_kernels(shape_of<mlkem::MlKem512>(), impls);
+    case Scheme::MlKem768: return mlkem_kernels(shape_of<mlkem::MlKem768>(), impls);
+    case Scheme::MlKem1024: return mlkem_kernels(shape_of<mlkem::MlKem1024>(), impls);
+    default: return ntru_kernels(s, impls);
   }
 }
 

@@ -22,7 +22,7 @@ void keep(T& value) noexcept {
 }
 
 template <class P>
-std::vector<Kernel> ntru_kernels_for() {
+std::vector<Kernel> ntru_kernels_for(const std::vector<simd::Impl>& impls) {
   struct State {
     ntru::Poly<P> a, b, r, t;
     std::vector<std::int32_t> keys, unsorted;  // the sort runs on a fresh copy of `unsorted`
@@ -43,9 +43,9 @@ std::vector<Kernel> ntru_kernels_for() {
   ntru::poly_s3_tobytes<P>(st->s3_bytes, st->a);
   ntru::poly_sq_tobytes<P>(st->q_bytes, st->b);
   std::vector<Kernel> k;
-  // One set of entries per usable implementation, each running that backend's kernel table.
+  // One set of entries per asked-for usable implementation, each running that backend's table.
   for (const simd::Impl which : {simd::Impl::portable, simd::Impl::avx2}) {
-    if (!simd::impl_usable(which)) continue;
+    if (std::find(impls.begin(), impls.end(), which) == impls.end() || !simd::impl_usable(which)) continue;
     const ntru::Kernels<P>* kt = &ntru::kernels<P>(which);
     if (kt->impl != which) continue;  // no such kernels in this build
     const std::string impl(simd::impl_name(which));
@@ -84,12 +84,12 @@ std::vector<Kernel> ntru_kernels_for() {
 
 }  // namespace
 
-std::vector<Kernel> ntru_kernels(Scheme s) {
+std::vector<Kernel> ntru_kernels(Scheme s, const std::vector<simd::Impl>& impls) {
   switch (s) {
-    case Scheme::NtruHps2048509: return ntru_kernels_for<ntru::NtruHps2048509>();
-    case Scheme::NtruHps2048677: return ntru_kernels_for<ntru::NtruHps2048677>();
-    case Scheme::NtruHps4096821: return ntru_kernels_for<ntru::NtruHps4096821>();
-    case Scheme::NtruHrss701: return ntru_kernels_for<ntru::NtruHrss701>();
+    case Scheme::NtruHps2048509: return ntru_kernels_for<ntru::NtruHps2048509>(impls);
+    case Scheme::NtruHps2048677: return ntru_kernels_for<ntru::NtruHps2048677>(impls);
+    case Scheme::NtruHps4096821: return ntru_kernels_for<ntru::NtruHps4096821>(impls);
+    case Scheme::NtruHrss701: return ntru_kernels_for<ntru::NtruHrss701>(impls);
     default: return {};
   }
 }

@@ -6,11 +6,14 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
 
+#include "bench_kernels.hpp"
 #include "pqkem.hpp"
+#include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
 #include "util/json.hpp"
 
@@ -61,7 +64,7 @@ TEST(Bench, OperationsJsonHasEveryAlgorithmAndOperation) {
 }
 
 TEST(Bench, KernelsJsonNamesTheMlKemKernels) {
-  const Outcome r = run("bench --kernels -a ML-KEM-768 --iterations 10 --json");
+  const Outcome r = run("bench --kernels -a ML-KEM-768 --impl portable --iterations 10 --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto names = entries(r.out);
   for (const char* k : {"NTT", "inverse NTT", "basemul (MultiplyNTTs)", "SampleNTT", "CBD eta=2"})
@@ -69,12 +72,44 @@ TEST(Bench, KernelsJsonNamesTheMlKemKernels) {
 }
 
 TEST(Bench, KernelsJsonNamesTheNtruKernels) {
-  const Outcome r = run("bench --kernels -a ntruhps2048509 --iterations 10 --json");
+  const Outcome r = run("bench --kernels -a ntruhps2048509 --impl portable --iterations 10 --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto names = entries(r.out);
   for (const char* k : {"poly_Rq_mul", "poly_Rq_mul (shared scratch)", "poly_S3_mul (shared scratch)", "unpack_S3",
                         "pack_S3", "sample_fixed_type", "poly_Rq_inv"})
     EXPECT_EQ(names.count(std::string("ntruhps2048509 kernel ") + k + " (portable)"), 1u) << k;
+}
+
+// --kernels measures the implementation --impl names, and only that one.
+TEST(Bench, KernelsFollowImpl) {
+  for (const auto impl : pqkem::simd::usable_implementations()) {
+    const Outcome r = run("bench --kernels -a ML-KEM-768 -a ntruhps2048509 --impl " + std::string(impl) +
+                          " --iterations 10 --json");
+    ASSERT_EQ(r.exit_code, 0) << impl;
+    const auto names = entries(r.out);
+    EXPECT_FALSE(names.empty());
+    for (const auto& n : names) EXPECT_TRUE(n.ends_with(" (" + std::string(impl) + ")")) << n;
+  }
+}
+
+// Labels that quote a size or a rank quote this parameter set's.
+TEST(Bench, KernelLabelsFollowTheParameterSet) {
+  const std::map<pqkem::Scheme, int> rank = {
+      {pqkem::Scheme::MlKem512, 2}, {pqkem::Scheme::MlKem768, 3}, {pqkem::Scheme::MlKem1024, 4}};
+  for (const auto& [scheme, k] : rank) {
+    const auto& info = pqkem::scheme_info(scheme);
+    for (const auto& kern : pqkem::bench::kernels(scheme, {pqkem::simd::Impl::portable, pqkem::simd::Impl::avx2})) {
+      std::smatch m;
+      if (std::regex_search(kern.name, m, std::regex("of a ([0-9]+) B ek"))) {
+        EXPECT_EQ(std::stoul(m[1]), info.pk_bytes) << info.name << ": " << kern.name;
+      }
+      if (std::regex_search(kern.name, m, std::regex("k=([0-9]+)"))) {
+        EXPECT_EQ(std::stoi(m[1]), k) << info.name << ": " << kern.name;
+      }
+    }
+  }
+  const auto names = entries(run("bench --kernels -a ML-KEM-512 --impl portable --iterations 10 --json").out);
+  EXPECT_EQ(names.count("ML-KEM-512 kernel H (SHA3-256 of a 800 B ek) (portable)"), 1u);
 }
 
 TEST(Bench, NttPlansJsonHasAllFortyFourPlansBothWays) {
