@@ -103,7 +103,8 @@ struct KatOptions {
 struct BenchOptions {
   std::vector<std::string> algorithms;  ///< empty: all
   std::string impl = "auto";
-  int iterations = 0;                   ///< 0: as many as fit in the time budget
+  int iterations = 0;                   ///< calls per round; 0: as many as fit in the time budget
+  int rounds = 5;                       ///< interleaved rounds per measurement
   bool json = false;
   bool kernels = false;
   bool ntt_plans = false;

@@ -311,29 +311,50 @@ CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
       ->capture_default_str()
       ->option_text("auto|portable|avx2|all");
   cmd->add_option("--iterations", opts.iterations,
-                  "Timed calls per measurement (default: as many as fit in about 0.25 s, 11 to 2000)")
+                  "Timed calls per round (default: as many as fit in about 0.25 s per measurement, split over "
+                  "the rounds; 11 to max(11, 2000/rounds) per round)")
       ->option_text("N")
       ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--rounds", opts.rounds,
+                  "Rounds per measurement, interleaved across all rows; each round is the median of its calls")
+      ->capture_default_str()
+      ->option_text("R")
+      ->check(CLI::Range(1, 100));
   cmd->add_flag("--json", opts.json, "Print github-action-benchmark 'customSmallerIsBetter' JSON instead of a table");
-  cmd->add_flag("--kernels", opts.kernels, "Measure the kernels behind each algorithm instead of whole operations");
+  cmd->add_flag("--kernels", opts.kernels,
+                "Measure the kernels behind each algorithm instead of whole operations, of the --impl "
+                "implementation(s) only");
   cmd->add_flag("--ntt-plans", opts.ntt_plans,
                 "Measure every ML-KEM NTT merge plan (forward and inverse, portable path), best first");
-  add_string_option(*cmd, "--baseline", opts.baseline, "Compare with an earlier --json output; flag >5% regressions")
+  add_string_option(*cmd, "--baseline", opts.baseline,
+                    "Compare with an earlier --json output; flag rows slower beyond their noise limit (below)")
       ->option_text("FILE");
   add_string_option(*cmd, "--ntt-plan", opts.ntt_plan,
                   "ML-KEM NTT merge plan of the portable path for the operations and kernels (default: "
                   "$PQKEM_NTT_PLAN, else the built-in default)")
       ->option_text("PLAN");
   cmd->add_flag("--fail-on-regression", opts.fail_on_regression,
-                "With --baseline: exit 1 if any measurement is more than 5% slower");
+                "With --baseline: exit 1 if any row is flagged as a regression");
   cmd->footer(
-      "Times are medians (and 10th percentiles) of rdtsc ticks per call after a warm-up. rdtsc ticks\n"
-      "count at the TSC's fixed reference rate, not core clock cycles; the rate is measured and\n"
-      "printed. Only ratios measured in one run on one machine are comparable.\n\n"
+      "Each measurement is R rounds of N calls after a warm-up; a round's figure is the median of its\n"
+      "calls, and rounds are interleaved across rows, so a burst of load spoils one round of many rows\n"
+      "rather than a whole row. 'median' is the lowest round median (noise only adds time: the least\n"
+      "disturbed round is the best estimate); 'spread' is how far the middle round median lies above it.\n"
+      "The timer's granularity (smallest nonzero step of back-to-back rdtsc reads) is measured and shown.\n\n"
+      "--baseline flags a row when its median exceeds the baseline's median by more than\n"
+      "  limit = 5% + spread(baseline) + spread(this run) + 2 x granularity / baseline median,\n"
+      "that is, when even this run's best round is slower than the baseline's best by more than either\n"
+      "run showed as noise, plus 5% for drift no single run can see. Flagged rows are measured again (up\n"
+      "to twice, R rounds each) and keep their lowest round: a passing disturbance is cleared, a real\n"
+      "slow-down is not. A row of another implementation matches when each side has exactly one of that\n"
+      "measurement (a baseline of --impl avx2 against --impl portable, or a build without AVX2).\n"
+      "Baselines from before rounds were recorded are read as one round, as noisy as this run.\n\n"
+      "rdtsc ticks count at the TSC's fixed reference rate, not core clock cycles; the rate is measured\n"
+      "and printed. Only ratios measured on one machine are comparable.\n\n"
       "Examples:\n"
       "  pqkem bench -a ML-KEM-768\n"
       "  pqkem bench --kernels --impl all\n"
-      "  pqkem bench --json > base.json; pqkem bench --baseline base.json\n");
+      "  pqkem bench --json > base.json && pqkem bench --baseline base.json --fail-on-regression\n");
   return cmd;
 }
 

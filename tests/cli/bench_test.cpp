@@ -1,5 +1,7 @@
-// `pqkem bench`: the JSON is valid github-action-benchmark input with the expected entries.
-// Benchmarks are never timed tests: only the format and the set of entries are checked.
+// `pqkem bench`: the JSON is valid github-action-benchmark input with the expected entries, the
+// kernel list follows --impl and the parameter set, and --baseline decides as bench_stats.hpp
+// says. Benchmarks are never timed tests: only formats, entries and decisions on numbers far
+// from any noise are checked.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -10,8 +12,10 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "bench_kernels.hpp"
+#include "bench_stats.hpp"
 #include "pqkem.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
@@ -36,22 +40,38 @@ Outcome run(const std::string& args) {
   return r;
 }
 
-/// Parses the output and checks every entry's shape; returns the names.
-std::set<std::string> entries(const std::string& text) {
+/// Parses the output of `--iterations 10 --rounds R` and checks every entry's shape; returns
+/// the names.
+std::set<std::string> entries(const std::string& text, std::size_t rounds = 2) {
   const pqkem::json::Value doc = pqkem::json::parse(text);
   std::set<std::string> names;
   for (const auto& e : doc.as_array()) {
-    EXPECT_EQ(e.size(), 4u);
+    EXPECT_EQ(e.size(), 7u);
     EXPECT_EQ(e.at("unit").as_string(), "ticks");
     EXPECT_GT(e.at("value").as_int(), 0);
     EXPECT_NE(e.at("extra").as_string().find("iterations=10;"), std::string::npos);
+    EXPECT_NE(e.at("extra").as_string().find("rounds=" + std::to_string(rounds) + ";"), std::string::npos);
+    // value is the lowest round median.
+    const auto& r = e.at("rounds").as_array();
+    EXPECT_EQ(r.size(), rounds);
+    std::int64_t lowest = INT64_MAX;
+    for (const auto& m : r) lowest = std::min(lowest, m.as_int());
+    EXPECT_EQ(e.at("value").as_int(), lowest);
+    EXPECT_GT(e.at("timer_granularity").as_int(), 0);
+    EXPECT_GT(e.at("reference").at("loop").as_int(), 0);
     EXPECT_TRUE(names.insert(e.at("name").as_string()).second) << "duplicate " << e.at("name").as_string();
   }
   return names;
 }
 
+std::string usable_impl_other_than_portable() {
+  for (const auto name : pqkem::simd::usable_implementations())
+    if (name != "portable") return std::string(name);
+  return {};
+}
+
 TEST(Bench, OperationsJsonHasEveryAlgorithmAndOperation) {
-  const Outcome r = run("bench --iterations 10 --json");
+  const Outcome r = run("bench --iterations 10 --rounds 2 --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto names = entries(r.out);
   // Without --impl, bench measures the implementation `auto` picks on this CPU.
@@ -64,7 +84,7 @@ TEST(Bench, OperationsJsonHasEveryAlgorithmAndOperation) {
 }
 
 TEST(Bench, KernelsJsonNamesTheMlKemKernels) {
-  const Outcome r = run("bench --kernels -a ML-KEM-768 --impl portable --iterations 10 --json");
+  const Outcome r = run("bench --kernels -a ML-KEM-768 --impl portable --iterations 10 --rounds 2 --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto names = entries(r.out);
   for (const char* k : {"NTT", "inverse NTT", "basemul (MultiplyNTTs)", "SampleNTT", "CBD eta=2"})
@@ -72,7 +92,7 @@ TEST(Bench, KernelsJsonNamesTheMlKemKernels) {
 }
 
 TEST(Bench, KernelsJsonNamesTheNtruKernels) {
-  const Outcome r = run("bench --kernels -a ntruhps2048509 --impl portable --iterations 10 --json");
+  const Outcome r = run("bench --kernels -a ntruhps2048509 --impl portable --iterations 10 --rounds 2 --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto names = entries(r.out);
   for (const char* k : {"poly_Rq_mul", "poly_Rq_mul (shared scratch)", "poly_S3_mul (shared scratch)", "unpack_S3",
@@ -80,16 +100,152 @@ TEST(Bench, KernelsJsonNamesTheNtruKernels) {
     EXPECT_EQ(names.count(std::string("ntruhps2048509 kernel ") + k + " (portable)"), 1u) << k;
 }
 
-// --kernels measures the implementation --impl names, and only that one.
-TEST(Bench, KernelsFollowImpl) {
-  for (const auto impl : pqkem::simd::usable_implementations()) {
-    const Outcome r = run("bench --kernels -a ML-KEM-768 -a ntruhps2048509 --impl " + std::string(impl) +
-                          " --iterations 10 --json");
-    ASSERT_EQ(r.exit_code, 0) << impl;
-    const auto names = entries(r.out);
-    EXPECT_FALSE(names.empty());
-    for (const auto& n : names) EXPECT_TRUE(n.ends_with(" (" + std::string(impl) + ")")) << n;
+TEST(Bench, NttPlansJsonHasAllFortyFourPlansBothWays) {
+  const Outcome r = run("bench --ntt-plans --iterations 10 --rounds 2 --json");
+  ASSERT_EQ(r.exit_code, 0);
+  const auto names = entries(r.out);
+  EXPECT_EQ(names.size(), 88u);
+  EXPECT_EQ(names.count("ML-KEM NTT plans, forward 3211 (portable)"), 1u);
+  EXPECT_EQ(names.count("ML-KEM NTT plans, inverse 1111111 (portable)"), 1u);
+}
+
+/// A baseline file naming `names`, every row with these round medians (no "rounds" member if
+/// empty: a file from before rounds existed, read by its value).
+void write_baseline(const std::string& path, const std::set<std::string>& names, std::int64_t value,
+                    const std::vector<std::int64_t>& rounds, std::int64_t granularity = 3) {
+  std::string out = "[\n";
+  for (const auto& name : names) {
+    if (out.size() > 2) out += ",\n";
+    out += "  {\"name\": \"" + name + "\", \"unit\": \"ticks\", \"value\": " + std::to_string(value) +
+           ", \"extra\": \"\"";
+    if (!rounds.empty()) {
+      out += ", \"rounds\": [";
+      for (std::size_t i = 0; i < rounds.size(); ++i) out += (i ? ", " : "") + std::to_string(rounds[i]);
+      out += "], \"timer_granularity\": " + std::to_string(granularity);
+    }
+    out += "}";
   }
+  std::ofstream(path) << out << "\n]\n";
+}
+
+const std::string kQuick = "bench -a ML-KEM-512 --iterations 10 --rounds 2 ";
+
+TEST(Bench, BaselineComparisonDecidesOnRoundsFarFromNoise) {
+  const std::string base = testing::TempDir() + "pqkem_bench_base.json";
+  const Outcome json = run(kQuick + "--json");
+  ASSERT_EQ(json.exit_code, 0);
+  const auto names = entries(json.out);
+  // A baseline 1000x slower than anything this machine does: no regression, exit 0.
+  write_baseline(base, names, 1000000000, {1000000000, 1000000010, 1000000020});
+  const Outcome slow = run(kQuick + "--fail-on-regression --baseline " + base);
+  EXPECT_EQ(slow.exit_code, 0);
+  EXPECT_NE(slow.out.find("vs baseline"), std::string::npos);
+  EXPECT_NE(slow.out.find("limit"), std::string::npos);
+  EXPECT_EQ(slow.out.find("REGRESSION"), std::string::npos);
+  // A baseline 1000x faster than anything possible: every row is a regression.
+  write_baseline(base, names, 10, {10, 10, 11});
+  const Outcome fast = run(kQuick + "--baseline " + base);
+  EXPECT_EQ(fast.exit_code, 0);
+  EXPECT_NE(fast.out.find("REGRESSION"), std::string::npos);
+  EXPECT_EQ(run(kQuick + "--fail-on-regression --baseline " + base).exit_code, 1);
+  // Files from before rounds existed are still read, by their value.
+  write_baseline(base, names, 10, {});
+  EXPECT_EQ(run(kQuick + "--fail-on-regression --baseline " + base).exit_code, 1);
+  write_baseline(base, names, 1000000000, {});
+  EXPECT_EQ(run(kQuick + "--fail-on-regression --baseline " + base).exit_code, 0);
+}
+
+TEST(Bench, BaselineOfAnotherImplementationIsMatchedByMeasurement) {
+  const std::string other = usable_impl_other_than_portable();
+  if (other.empty()) GTEST_SKIP() << "only the portable implementation is usable here";
+  const std::string base = testing::TempDir() + "pqkem_bench_base_impl.json";
+  std::set<std::string> names;
+  for (const char* op : {"keypair", "encaps", "decaps"}) names.insert(std::string("ML-KEM-512 ") + op + " (" + other + ")");
+  write_baseline(base, names, 10, {10, 10});
+  const Outcome r = run(kQuick + "--impl portable --baseline " + base);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("REGRESSION  (vs " + other + ")"), std::string::npos) << r.out;
+  EXPECT_EQ(run(kQuick + "--impl portable --fail-on-regression --baseline " + base).exit_code, 1);
+}
+
+TEST(Bench, BaselineErrors) {
+  const std::string base = testing::TempDir() + "pqkem_bench_bad.json";
+  std::ofstream(base) << "not json";
+  EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
+  std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 5, "rounds": []}])J";
+  EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
+  std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 5, "rounds": [5, -1]}])J";
+  EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
+  std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 0}])J";
+  EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
+  EXPECT_EQ(run("bench --impl sse9").exit_code, 2);
+  EXPECT_EQ(run("bench -a ML-KEM-513").exit_code, 2);
+  EXPECT_EQ(run("bench --iterations 0").exit_code, 2);
+  EXPECT_EQ(run("bench --rounds 0").exit_code, 2);
+  EXPECT_EQ(run("bench --rounds 101").exit_code, 2);
+}
+
+// The statistic itself, on made-up round medians (bench_stats.hpp).
+TEST(BenchStats, SummaryIsTheLowestRoundAndTheMiddleRoundsExcess) {
+  using pqkem::cli::bench_stats::summarize;
+  const auto s = summarize({150, 100, 102, 200, 101});
+  EXPECT_DOUBLE_EQ(s.best, 100);
+  EXPECT_NEAR(*s.spread, 0.02, 1e-12);  // middle round 102
+  EXPECT_NEAR(*summarize({100, 100, 200, 200}).spread, 1.0, 1e-12);  // even: the upper middle
+  EXPECT_DOUBLE_EQ(*summarize({7}).spread, 0);
+}
+
+TEST(BenchStats, RegressionOnlyBeyondBothSpreadsTheFloorAndTheTimerStep) {
+  using pqkem::cli::bench_stats::compare;
+  using pqkem::cli::bench_stats::kFloor;
+  // Quiet runs: the limit is the 5% floor plus the small spreads.
+  EXPECT_FALSE(compare({10000, 0.01}, {10600, 0.01}, 1).regression);
+  EXPECT_TRUE(compare({10000, 0.01}, {11000, 0.01}, 1).regression);
+  EXPECT_NEAR(compare({10000, 0.01}, {11000, 0.01}, 1).limit, kFloor + 0.02 + 0.0002, 1e-12);
+  // Noisy runs widen the limit: 20% slower is within 5% + 10% + 10%.
+  EXPECT_FALSE(compare({10000, 0.10}, {12000, 0.10}, 1).regression);
+  EXPECT_TRUE(compare({10000, 0.10}, {13000, 0.10}, 1).regression);
+  // A 200-tick kernel on a timer stepping 26 ticks: two steps are 26%.
+  EXPECT_FALSE(compare({200, 0.0}, {250, 0.0}, 26).regression);
+  EXPECT_TRUE(compare({200, 0.0}, {300, 0.0}, 26).regression);
+  // A baseline without spread (older file) counts as noisy as this run.
+  EXPECT_NEAR(compare({10000, std::nullopt}, {10000, 0.04}, 1).limit, kFloor + 0.08 + 0.0002, 1e-12);
+  // A machine measured 8% slower (reference workloads) moves the limit by 8%; a faster one not.
+  using pqkem::cli::bench_stats::drift;
+  EXPECT_NEAR(drift(10000, 10800), 0.08, 1e-12);
+  EXPECT_DOUBLE_EQ(drift(10000, 9000), 0);
+  EXPECT_DOUBLE_EQ(drift(0, 9000), 0);
+  EXPECT_FALSE(compare({10000, 0.01}, {11000, 0.01}, 1, drift(10000, 10800)).regression);
+  EXPECT_TRUE(compare({10000, 0.01}, {12000, 0.01}, 1, drift(10000, 10800)).regression);
+  // Faster is never a regression.
+  EXPECT_FALSE(compare({10000, 0.0}, {5000, 0.0}, 1).regression);
+}
+
+// --kernels measures the implementation(s) --impl names, and only those.
+TEST(Bench, KernelsFollowImpl) {
+  for (const std::string& impl : std::vector<std::string>{"portable", usable_impl_other_than_portable()}) {
+    if (impl.empty()) continue;
+    for (const char* alg : {"ML-KEM-768", "ntruhps2048509"}) {
+      const Outcome r = run(std::string("bench --kernels -a ") + alg + " --impl " + impl + " --iterations 10 --rounds 2 --json");
+      ASSERT_EQ(r.exit_code, 0) << alg << " " << impl;
+      const auto names = entries(r.out);
+      EXPECT_FALSE(names.empty());
+      for (const auto& n : names) EXPECT_TRUE(n.ends_with(" (" + impl + ")")) << n;
+    }
+  }
+  // auto: the implementation auto picks.
+  const std::string best(pqkem::simd::impl_name(pqkem::simd::best_impl()));
+  for (const auto& n : entries(run("bench --kernels -a ML-KEM-512 --iterations 10 --rounds 2 --json").out))
+    EXPECT_TRUE(n.ends_with(" (" + best + ")")) << n;
+  // all: every usable one.
+  std::set<std::string> seen;
+  for (const auto& n : entries(run("bench --kernels -a ML-KEM-512 --impl all --iterations 10 --rounds 2 --json").out))
+    seen.insert(n.substr(n.rfind(" (") + 2));
+  EXPECT_EQ(seen.size(), pqkem::simd::usable_implementations().size());
+  EXPECT_EQ(run("bench --ntt-plans --impl avx2 --iterations 1").exit_code, 2);
+  // The library's list follows the same rule.
+  for (const auto& info : pqkem::all_schemes())
+    for (const auto& k : pqkem::bench::kernels(info.scheme, {pqkem::simd::Impl::portable})) EXPECT_EQ(k.impl, "portable");
 }
 
 // Labels that quote a size or a rank quote this parameter set's.
@@ -98,50 +254,36 @@ TEST(Bench, KernelLabelsFollowTheParameterSet) {
       {pqkem::Scheme::MlKem512, 2}, {pqkem::Scheme::MlKem768, 3}, {pqkem::Scheme::MlKem1024, 4}};
   for (const auto& [scheme, k] : rank) {
     const auto& info = pqkem::scheme_info(scheme);
-    for (const auto& kern : pqkem::bench::kernels(scheme, {pqkem::simd::Impl::portable, pqkem::simd::Impl::avx2})) {
+    std::vector<pqkem::simd::Impl> impls;
+    for (const auto name : pqkem::simd::usable_implementations()) impls.push_back(*pqkem::simd::parse_impl(name));
+    const auto kernels = pqkem::bench::kernels(scheme, impls);
+    std::size_t h = 0, inner = 0;
+    for (const auto& kern : kernels) {
       std::smatch m;
       if (std::regex_search(kern.name, m, std::regex("of a ([0-9]+) B ek"))) {
         EXPECT_EQ(std::stoul(m[1]), info.pk_bytes) << info.name << ": " << kern.name;
+        ++h;
       }
       if (std::regex_search(kern.name, m, std::regex("k=([0-9]+)"))) {
         EXPECT_EQ(std::stoi(m[1]), k) << info.name << ": " << kern.name;
+        ++inner;
       }
     }
+    EXPECT_EQ(h, impls.size()) << info.name;
+    EXPECT_EQ(inner, impls.size()) << info.name;
   }
-  const auto names = entries(run("bench --kernels -a ML-KEM-512 --impl portable --iterations 10 --json").out);
+  const auto names = entries(run("bench --kernels -a ML-KEM-512 --impl portable --iterations 10 --rounds 2 --json").out);
   EXPECT_EQ(names.count("ML-KEM-512 kernel H (SHA3-256 of a 800 B ek) (portable)"), 1u);
+  EXPECT_EQ(names.count("ML-KEM-512 kernel inner product k=2 (+reduce) (portable)"), 1u);
 }
 
-TEST(Bench, NttPlansJsonHasAllFortyFourPlansBothWays) {
-  const Outcome r = run("bench --ntt-plans --iterations 10 --json");
+// The timer's granularity is measured and reported (in the JSON: entries() checks it).
+TEST(Bench, TableReportsTimerGranularity) {
+  const Outcome r = run(kQuick);
   ASSERT_EQ(r.exit_code, 0);
-  const auto names = entries(r.out);
-  EXPECT_EQ(names.size(), 88u);
-  EXPECT_EQ(names.count("ML-KEM NTT plans, forward 3211 (portable)"), 1u);
-  EXPECT_EQ(names.count("ML-KEM NTT plans, inverse 1111111 (portable)"), 1u);
-}
-
-TEST(Bench, BaselineComparisonAndItsErrors) {
-  const std::string base = testing::TempDir() + "pqkem_bench_base.json";
-  const Outcome json = run("bench -a ML-KEM-512 --iterations 10 --json");
-  ASSERT_EQ(json.exit_code, 0);
-  std::ofstream(base) << json.out;
-  const Outcome table = run("bench -a ML-KEM-512 --iterations 10 --baseline " + base);
-  EXPECT_EQ(table.exit_code, 0);
-  EXPECT_NE(table.out.find("vs baseline"), std::string::npos);
-  // A baseline 1000x faster than anything possible: every row is a regression.
-  const std::string fast = std::regex_replace(json.out, std::regex("\"value\": [0-9]+"), "\"value\": 1");
-  ASSERT_NE(fast, json.out);
-  std::ofstream(base) << fast;
-  const Outcome regressed = run("bench -a ML-KEM-512 --iterations 10 --baseline " + base);
-  EXPECT_EQ(regressed.exit_code, 0);
-  EXPECT_NE(regressed.out.find("REGRESSION"), std::string::npos);
-  EXPECT_EQ(run("bench -a ML-KEM-512 --iterations 10 --fail-on-regression --baseline " + base).exit_code, 1);
-  std::ofstream(base) << "not json";
-  EXPECT_EQ(run("bench -a ML-KEM-512 --iterations 10 --baseline " + base).exit_code, 1);
-  EXPECT_EQ(run("bench --impl sse9").exit_code, 2);
-  EXPECT_EQ(run("bench -a ML-KEM-513").exit_code, 2);
-  EXPECT_EQ(run("bench --iterations 0").exit_code, 2);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("timer granularity: ([0-9]+) ticks"))) << r.out;
+  EXPECT_GT(std::stoul(m[1]), 0u);
 }
 
 }  // namespace
