@@ -49,7 +49,7 @@ _pqkem() {
     info) opts="--algorithm -a --json" ;;
     list) opts="--json" ;;
     kat) opts="--algorithm -a --count $engine" ;;
-    bench) opts="--algorithm -a --impl --iterations --json --kernels --ntt-plans --ntt-plan --baseline --fail-on-regression" ;;
+    bench) opts="--algorithm -a --impl --iterations --rounds --json --kernels --ntt-plans --ntt-plan --baseline --fail-on-regression" ;;
   esac
   opts+=" --help"
 
@@ -77,7 +77,7 @@ _pqkem() {
       fi
       return 0
       ;;
-    --count | --iterations | --ntt-plan | --coins)
+    --count | --iterations | --rounds | --ntt-plan | --coins)
       return 0  # a number, a plan or hex: nothing to offer
       ;;
     --pk | --sk | --ct | --ss | --in | --out | --baseline)
