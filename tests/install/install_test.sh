@@ -145,6 +145,13 @@ if [[ $kind == shared ]]; then
   echo "install_test: libpqkem.so.$version exports $count symbols, all public API ($(wc -l <<<"$api") declarations)"
 fi
 
+# The exported target asks its consumers for C++20 (the consumer below does not set it).
+grep -q 'INTERFACE_COMPILE_FEATURES "cxx_std_20"' "$libdir/cmake/pqkem/pqkemTargets.cmake" \
+  || fail "pqkemTargets.cmake does not give pqkem::pqkem INTERFACE_COMPILE_FEATURES cxx_std_20"
+if grep -v '^ *#' "$src/CMakeLists.txt" | grep -qE 'CMAKE_CXX_STANDARD|cxx_std_'; then
+  fail "the consumer's CMakeLists.txt asks for a C++ standard itself: it must come from pqkem::pqkem"
+fi
+
 # 1. CMake: find_package(pqkem CONFIG) with CMAKE_PREFIX_PATH. A shared libpqkem is found at
 #    run time through the RPATH CMake gives the consumer in its build tree.
 step "consumer with find_package"
@@ -170,6 +177,15 @@ else
   [[ " $flags " != *" -lcrypto "* ]] || fail "pkg-config --libs of a shared libpqkem has -lcrypto: $flags"
   grep -q '^Requires.private: libcrypto' "$libdir/pkgconfig/pqkem.pc" || fail "pqkem.pc lacks Requires.private: libcrypto"
 fi
+# pqkem.pc has no -std (see cmake/pqkem.pc.in): compiled as C++17, the headers stop with one
+# clear #error rather than a cascade about std::span.
+[[ " $flags " != *" -std="* ]] || fail "pkg-config --cflags pqkem sets a -std: $flags"
+# shellcheck disable=SC2086
+if "$cxx" -std=c++17 -fsyntax-only "$src/main.cpp" $flags >"$work/cxx17.log" 2>&1; then
+  fail "the installed headers compile as C++17; expected their #error asking for C++20"
+fi
+grep -q "pqkem's headers need C++20" "$work/cxx17.log" \
+  || { cat "$work/cxx17.log"; fail "compiled as C++17, the headers do not say they need C++20"; }
 # shellcheck disable=SC2086  # word splitting of the flags is intended
 "$cxx" -std=c++20 -O1 -o "$work/consumer-pc" "$src/main.cpp" $flags \
   || fail "consumer: c++ ... \$(pkg-config --cflags --libs pqkem)"
