@@ -143,7 +143,7 @@ void run_info(const InfoOptions& opts) {
   };
 
   if (in.der) {
-    const KeyInput shape{SecretBytes(), in.format, true, in.from_hex, {}, {}, 0};
+    const KeyInput shape{SecretBytes(), in.format, true, in.from_hex, {}, {}, 0, {}};
     if (container_is_private(in).value_or(false)) {
       describe_secret(secret_key_from_input(std::move(in), algorithm, true, true), shape);
     } else {
@@ -160,7 +160,7 @@ void run_info(const InfoOptions& opts) {
       if (n == info.ct_bytes) ct_of = info.scheme;
       if (seed_size(info.scheme) == n) seed = true;
     }
-    const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0};
+    const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0, {}};
     if (sk_of || (seed && algorithm)) {
       describe_secret(secret_key_from_input(std::move(in), algorithm, true, true), shape);
     } else if (seed) {

@@ -167,12 +167,16 @@ struct KeyInput {
   std::string pem_label;  ///< for pem
   std::string file;       ///< name for messages
   std::size_t file_bytes = 0;  ///< size of the file as read
+  /// With `der`: which structure the DER is, or was meant to be when damaged (PEM: unset; the
+  /// label says).
+  std::optional<keyfile::DerKind> der_kind;
 };
 
 /// Reads `path` and detects its encoding: PEM (after optional whitespace, "-----BEGIN "), else
 /// hex or raw bytes as decode_input decides, and then DER if the bytes have the outer shape of an
-/// SPKI / PKCS#8 structure (keyfile::der_kind). Exit 1 for a malformed PEM block or text that is
-/// not hex.
+/// SPKI / PKCS#8 structure (keyfile::der_kind), or begin like an ML-KEM key file that has been
+/// truncated or damaged (keyfile::der_kind_by_prefix; its decoder then says what is wrong).
+/// Exit 1 for a malformed PEM block or text that is not hex.
 KeyInput load_key_input(const std::string& path);
 
 /// True if `in` holds a private key by its container (PEM label, DER structure); nullopt

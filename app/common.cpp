@@ -268,9 +268,13 @@ KeyInput load_key_input(const std::string& path) {
   in.format = decoded.from_hex ? Format::hex : Format::bin;
   in.bytes = std::move(decoded.bytes);
   // DER only with the outer shape of an SPKI / PKCS#8 structure spanning the whole input
-  // (random bytes have it with a chance below 2^-16). Anything else is raw: a raw key that
-  // happens to start with 0x30 must not be parsed as DER, or its bytes would reach the messages.
-  if (keyfile::der_kind(in.bytes)) {
+  // (random bytes have it with a chance below 2^-16), or the first bytes of an ML-KEM key file
+  // (a truncated or damaged one, which is then reported as the private or public key file it
+  // was; a chance below 2^-60). Anything else is raw: a raw key that happens to start with 0x30
+  // must not be parsed as DER, or its bytes would reach the messages.
+  in.der_kind = keyfile::der_kind(in.bytes);
+  if (!in.der_kind) in.der_kind = keyfile::der_kind_by_prefix(in.bytes);
+  if (in.der_kind) {
     in.der = true;
     if (!in.from_hex) in.format = Format::der;
   }
@@ -289,10 +293,8 @@ std::optional<bool> container_is_private(const KeyInput& in) {
                               printable(in.pem_label)),
                   in.file);
   }
-  if (!in.der) return std::nullopt;
-  const auto kind = keyfile::der_kind(in.bytes);
-  if (!kind) return std::nullopt;
-  return *kind == keyfile::DerKind::pkcs8;
+  if (!in.der || !in.der_kind) return std::nullopt;
+  return *in.der_kind == keyfile::DerKind::pkcs8;
 }
 
 PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorithm) {

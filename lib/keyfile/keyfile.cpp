@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <span>
 
 #include "ct.hpp"
 #include "error.hpp"
@@ -349,11 +352,47 @@ PrivateKey decode_pkcs8(ByteView input) {
 
 bool starts_like_der(ByteView bytes) noexcept { return bytes.size() >= 2 && bytes[0] == der::kSequence; }
 
+std::optional<DerKind> der_kind_by_prefix(ByteView input) noexcept {
+  // What follows the outer SEQUENCE's header in every RFC 9935 key file: the AlgorithmIdentifier
+  // SEQUENCE { OID 2.16.840.1.101.3.4.4.x } (x, the parameter set, is not compared), preceded in
+  // PKCS#8 by the version INTEGER 0 or 1 (its value is not compared). -1 matches any byte.
+  constexpr int kAny = -1;
+  constexpr int kAlgorithm[] = {der::kSequence, 0x0b, der::kOid, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04};
+  constexpr int kVersion[] = {der::kInteger, 0x01, kAny};
+  static_assert(std::size(kAlgorithm) == 2 + 2 + 8);
+  // Equal bytes of `pattern` at `at` (out of range: unequal), best over the outer header sizes
+  // DER allows for these files (2, 3 or 4 bytes: short form, 0x81 n, 0x82 n n).
+  const auto best = [&](std::initializer_list<std::span<const int>> parts) {
+    int most = 0;
+    for (std::size_t header = 2; header <= 4; ++header) {
+      int equal = 0;
+      std::size_t at = header;
+      for (const auto part : parts)
+        for (const int b : part) {
+          if (at < input.size() && b != kAny && input[at] == b) ++equal;
+          ++at;
+        }
+      most = std::max(most, equal);
+    }
+    return most;
+  };
+  const int spki = best({kAlgorithm});
+  const int pkcs8 = best({kVersion, kAlgorithm});
+  // 9 of the 12 compared bytes: a few damaged bytes still leave the file recognised, and
+  // unrelated bytes (a raw key, a truncated hex key) match with a chance below 2^-60.
+  constexpr int kEnough = 9;
+  if (std::max(spki, pkcs8) < kEnough || spki == pkcs8) return std::nullopt;
+  return pkcs8 > spki ? DerKind::pkcs8 : DerKind::spki;
+}
+
 std::optional<DerKind> der_kind(ByteView input) noexcept {
   try {
     der::Reader top(input, "DER");
     const der::Tlv outer = top.next();
     if (outer.tag != der::kSequence || !top.empty()) return std::nullopt;
+    // An ML-KEM key file damaged in its first element (a PKCS#8 whose version tag became a
+    // SEQUENCE's) is still named by what its AlgorithmIdentifier's position says it is.
+    if (const auto by_prefix = der_kind_by_prefix(input)) return by_prefix;
     der::Reader inner(outer.content, "DER");
     if (inner.peek_tag() == der::kSequence) return DerKind::spki;
     if (inner.peek_tag() == der::kInteger) return DerKind::pkcs8;

@@ -82,10 +82,16 @@ PublicKey decode_spki(ByteView der);
 PrivateKey decode_pkcs8(ByteView der);
 
 /// What a DER input is, judged from its outer structure only (one SEQUENCE spanning the
-/// whole input whose first element is a SEQUENCE: SPKI, or an INTEGER: PKCS#8). Nothing is
-/// checked beyond that; decode_* do the real parsing.
+/// whole input whose first element is a SEQUENCE: SPKI, or an INTEGER: PKCS#8, unless
+/// der_kind_by_prefix recognises the other). Nothing is checked beyond that; decode_* do the
+/// real parsing.
 enum class DerKind { spki, pkcs8 };
 std::optional<DerKind> der_kind(ByteView der) noexcept;
+/// Which ML-KEM key file (RFC 9935) the first bytes of `der` nearly match (at least 9 of the 12
+/// bytes compared, at the offset of PKCS#8's AlgorithmIdentifier or SPKI's), whether or not the
+/// whole is well-formed: a truncated or damaged key file is still recognised, so that its
+/// error names the right structure. nullopt when neither matches, or both equally well.
+std::optional<DerKind> der_kind_by_prefix(ByteView der) noexcept;
 /// True if `bytes` starts like a DER SEQUENCE (0x30): worth trying as DER before raw bytes.
 bool starts_like_der(ByteView bytes) noexcept;
 

@@ -817,16 +817,45 @@ group_keyfile() {
   f1 "pairwise consistency" "$PQ" pubkey --sk "$R/bad-ML-KEM-512-2.priv" --pk out.pk
   f1 "pairwise consistency" "$PQ" info "$R/bad-ML-KEM-512-2.priv"
   f1 "disagree" "$PQ" convert --in "$R/bad-ML-KEM-512-1.priv" --out out.der --format der
-  # Raw bytes are read as DER only with the outer shape of a whole SPKI / PKCS#8 structure: a
-  # damaged DER file is reported as what it is, without details read from (maybe secret) bytes.
-  # PEM says it is DER, so the DER reader's structural message comes through.
-  f1 "secret key has 87 bytes (read as raw bytes); no algorithm has a secret key of that size" \
+  # Raw bytes are read as DER with the outer shape of a whole SPKI / PKCS#8 structure, or when
+  # they begin like an ML-KEM key file: a damaged DER file is reported as the key file it was,
+  # with the DER reader's structural message (never a value read from the bytes), as from PEM.
+  f1 "not a valid private key file: PKCS#8 private key: trailing data after the PKCS#8 structure (trailing.der)" \
     "$PQ" pubkey --sk trailing.der --pk out.pk
-  check "trailing.der: not a whole DER structure" grep -q 'nor is it a whole DER key structure' "$ERR"
-  f1 "nor is it a whole DER key structure (truncated.der)" "$PQ" pubkey --sk truncated.der --pk out.pk
+  f1 "not a valid private key file: PKCS#8 private key: truncated: an element is longer than the data that remains (truncated.der)" \
+    "$PQ" pubkey --sk truncated.der --pk out.pk
   f1 "the algorithm OID is not ML-KEM's" "$PQ" pubkey --sk wrongoid.der --pk out.pk
-  f1 "nor is it a whole DER key structure (indefinite.der)" "$PQ" pubkey --sk indefinite.der --pk out.pk
-  f1 "nor is it a whole DER key structure (longlen.der)" "$PQ" pubkey --sk longlen.der --pk out.pk
+  f1 "not a valid private key file: PKCS#8 private key: indefinite length (BER, not DER) (indefinite.der)" \
+    "$PQ" pubkey --sk indefinite.der --pk out.pk
+  f1 "not a valid private key file: PKCS#8 private key: non-minimal DER length" "$PQ" pubkey --sk longlen.der --pk out.pk
+  # Damaged key files given to info and convert, which take either kind: a PKCS#8 is reported
+  # as a private key file, an SPKI as a public key file, raw or as hex, with the exact message.
+  # Each file is named by its damage; the messages hold structure names only.
+  local spki_der=$O/mlkem768-pub.der
+  { head -c 2 good.der; printf '\060'; tail -c +4 good.der; } >sk-version-tag.der  # INTEGER -> SEQUENCE tag
+  { printf '\060\125'; tail -c +3 good.der; } >sk-outer-length.der                  # 0x54 -> 0x55: one bit
+  pem_body "$R/ML-KEM-512-expanded.priv" | head -c 1000 >sk-rfc-truncated.der
+  pem_body "$R/ML-KEM-512-both.priv" | head -c 500 | od -An -v -tx1 | tr -d ' \n' >sk-rfc-truncated.hex
+  { head -c 4 "$spki_der"; printf '\061'; tail -c +6 "$spki_der"; } >pk-algid-tag.der    # 0x30 -> 0x31: one bit
+  head -c 1000 "$spki_der" >pk-truncated.der
+  head -c 100 "$spki_der" | od -An -v -tx1 | tr -d ' \n' >pk-truncated.hex
+  local -A damaged=(
+    [sk-version-tag.der]="not a valid private key file: PKCS#8 private key: version: expected an INTEGER"
+    [sk-outer-length.der]="not a valid private key file: PKCS#8 private key: truncated: an element is longer than the data that remains"
+    [sk-rfc-truncated.der]="not a valid private key file: PKCS#8 private key: truncated: an element is longer than the data that remains"
+    [sk-rfc-truncated.hex]="not a valid private key file: PKCS#8 private key: truncated: an element is longer than the data that remains"
+    [pk-algid-tag.der]="not a valid public key file: SubjectPublicKeyInfo: AlgorithmIdentifier: expected a SEQUENCE"
+    [pk-truncated.der]="not a valid public key file: SubjectPublicKeyInfo: truncated: an element is longer than the data that remains"
+    [pk-truncated.hex]="not a valid public key file: SubjectPublicKeyInfo: truncated: an element is longer than the data that remains"
+  )
+  before=$(snapshot "$d")
+  for f in "${!damaged[@]}"; do
+    for cmd in "info $f" "info --json $f" "convert --in $f --out out.pem --format pem"; do
+      # shellcheck disable=SC2086  # $cmd is split into words on purpose
+      f1 "" "$PQ" $cmd
+      check "pqkem $cmd: exactly '${damaged[$f]} ($f)'" test "$(cat "$ERR")" = "pqkem: ${damaged[$f]} ($f)"
+    done
+  done
   for f in trailing truncated indefinite longlen; do
     { echo '-----BEGIN PRIVATE KEY-----'; base64 -w 64 "$f.der"; echo '-----END PRIVATE KEY-----'; } >"$f.pem"
   done

@@ -13,6 +13,7 @@ namespace {
 
 void der_checks(ByteView der) {
   (void)keyfile::der_kind(der);
+  (void)keyfile::der_kind_by_prefix(der);
   (void)keyfile::starts_like_der(der);
   try {
     const keyfile::PublicKey pk = keyfile::decode_spki(der);

@@ -869,6 +869,38 @@ TEST(KeyFile, FormNamesAndDerKind) {
   EXPECT_FALSE(keyfile::starts_like_der(Bytes{0x31, 0x00}));
 }
 
+// A damaged or truncated ML-KEM key file is still recognised by its first bytes, so that its
+// error names the key file it was (private or public); unrelated bytes are not.
+TEST(KeyFile, DerKindByPrefix) {
+  for (const auto& in : real_encodings()) {
+    const auto kind = keyfile::der_kind(in);
+    ASSERT_TRUE(kind.has_value());
+    EXPECT_EQ(keyfile::der_kind_by_prefix(in), kind);
+    for (const std::size_t n : {std::size_t{20}, std::size_t{40}, in.size() / 2, in.size() - 1})
+      EXPECT_EQ(keyfile::der_kind_by_prefix(ByteView(in).first(n)), kind) << n << " bytes";
+    // Any one byte of the first 24 replaced by any other value: still recognised.
+    for (std::size_t at = 0; at < 24; ++at) {
+      Bytes damaged = in;
+      damaged[at] ^= 0x5a;
+      EXPECT_EQ(keyfile::der_kind_by_prefix(damaged), kind) << "byte " << at;
+    }
+  }
+  // A PKCS#8 whose version INTEGER's tag became a SEQUENCE's keeps the whole outer shape; it is
+  // named PKCS#8 by where its AlgorithmIdentifier sits, not SPKI by its first tag.
+  Bytes p8 = pkcs8(version(0), alg_id(2), tlv(0x80, rfc_seed()));
+  p8[2] = 0x30;
+  EXPECT_EQ(keyfile::der_kind(p8), keyfile::DerKind::pkcs8);
+  // Random bytes, and too little to tell, are neither.
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 1000; ++i) {
+    Bytes in(static_cast<std::size_t>(rng() % 3000));
+    for (auto& b : in) b = static_cast<std::uint8_t>(rng());
+    if (!in.empty()) in[0] = 0x30;
+    EXPECT_FALSE(keyfile::der_kind_by_prefix(in).has_value());
+  }
+  EXPECT_FALSE(keyfile::der_kind_by_prefix(ByteView(real_encodings().front()).first(8)).has_value());
+}
+
 TEST(KeyFile, Sha256) {
   EXPECT_EQ(test::hex_encode(keyfile::sha256(view_of("abc"))),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
