@@ -127,6 +127,9 @@ void add_coins_option(CLI::App& cmd, OptString& coins, const std::string& what) 
       ->option_text("HEX|@FILE");
 }
 
+// The "Examples:" of each help text (and of `pqkem --help`) stand alone: they run as written, in
+// order, in an empty directory (ctest -L docs, tests/docs/doc_examples.sh, which also describes
+// the `# exit N` and `# needs: WHAT` comments). A blank line starts a new block of examples.
 CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
   auto* cmd = app.add_subcommand("keygen",
                                  "Generate a key pair: a public (encapsulation) key and a secret "
@@ -175,8 +178,9 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
       "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
       "the shared secret are both written, or neither.\n\n"
       "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
       "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
-      "  cat alice.pk | pqkem encaps --pk - --ct msg.ct --ss - --format hex\n");
+      "  cat alice.pk | pqkem encaps --pk - --ct msg2.ct --ss - --format hex\n");
   return cmd;
 }
 
@@ -199,8 +203,13 @@ CLI::App* add_decaps(CLI::App& app, DecapsOptions& opts) {
       "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
       "ciphertext is not an error: implicit rejection yields an unrelated shared secret.\n\n"
       "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
       "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
-      "  pqkem decaps -a ML-KEM-768 --sk seed.hex --ct msg.ct --ss - --format hex\n");
+      "  cmp sender.ss receiver.ss\n"
+      "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
+      "  pqkem encaps --pk bob.pk --ct bob.ct --ss bob.ss\n"
+      "  pqkem decaps -a ML-KEM-768 --sk bob.seed.hex --ct bob.ct --ss - --format hex   # a seed needs -a\n");
   return cmd;
 }
 
@@ -220,8 +229,11 @@ CLI::App* add_pubkey(CLI::App& app, PubkeyOptions& opts) {
       "pairwise consistency checks). Without --format the public key is written in the secret\n"
       "key file's own format (pem -> pem, der -> der, hex -> hex, bin -> bin).\n\n"
       "Examples:\n"
-      "  pqkem pubkey --sk alice.pem --pk alice.pub.pem\n"
-      "  pqkem pubkey --sk alice.sk --pk - --format hex\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
+      "  pqkem pubkey --sk alice.pem --pk again.pub.pem && cmp alice.pub.pem again.pub.pem\n"
+      "  pqkem pubkey --sk alice.pem --pk - --format hex\n"
+      "\n"
+      "  # needs: openssl-3.5\n"
       "  openssl genpkey -algorithm ML-KEM-768 -out k.pem && pqkem pubkey --sk k.pem --pk k.pub.pem\n");
   return cmd;
 }
@@ -239,9 +251,12 @@ CLI::App* add_info(CLI::App& app, InfoOptions& opts) {
       "(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.\n"
       "A raw NTRU public key and ciphertext have the same size and cannot be told apart.\n\n"
       "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
       "  pqkem info alice.pem\n"
+      "  pqkem encaps --pk alice.pub.pem --ct msg.ct --ss sender.ss\n"
       "  pqkem info --json msg.ct\n"
-      "  pqkem info -a ML-KEM-768 seed.hex\n");
+      "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
+      "  pqkem info -a ML-KEM-768 bob.seed.hex\n");
   return cmd;
 }
 
@@ -260,8 +275,12 @@ CLI::App* add_convert(CLI::App& app, ConvertOptions& opts) {
       "or its length. Secret keys are checked in full first. A secret key keeps its seed when it\n"
       "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n\n"
       "Examples:\n"
-      "  pqkem convert --in alice.sk --out alice.pem --format pem\n"
-      "  pqkem convert --in alice.pem --out alice.der --format der --sk-form both\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem convert --in alice.sk --out alice.pem --format pem       # expanded form: no seed known\n"
+      "  pqkem convert --in alice.pk --out alice.pub.pem --format pem\n"
+      "  pqkem keygen -a ML-KEM-768 --pk bob.pub.pem --sk bob.pem --format pem   # seed form\n"
+      "  pqkem convert --in bob.pem --out bob.der --format der --sk-form both\n"
+      "  pqkem convert --in bob.pem --out bob.seed.hex --format hex --sk-form seed\n"
       "  pqkem convert --in bob.pub.pem --out - --format hex\n");
   return cmd;
 }
