@@ -17,32 +17,13 @@ mkdir -p "$work/snippets"
   || { cat "$work/install.log"; echo "cpp_snippets: FAIL: cmake --install" >&2; exit 1; }
 
 # Each block becomes snippets/snippet_<line of its opening fence>.cpp (and .main if it has main).
-awk -v dir="$work/snippets" '
-  { sub(/\r$/, "") }
-  !infence && match($0, /^ *(```+|~~~+)/) {
-    match($0, /^ */); indent = RLENGTH
-    rest = substr($0, indent + 1); match(rest, /^(```+|~~~+)/)
-    fence = substr(rest, 1, RLENGTH); info = substr(rest, RLENGTH + 1)
-    sub(/^[ \t]+/, "", info); split(info, words, /[ \t{]/)
-    infence = 1; cpp = (words[1] == "cpp" || words[1] == "c++" || words[1] == "cxx")
-    if (cpp) { out = sprintf("%s/snippet_%04d.cpp", dir, NR); printf "" > out }
-    next
-  }
-  infence {
-    line = $0
-    if (match(line, /^ *(```+|~~~+)[ \t]*$/)) {
-      c = line; gsub(/[ \t]/, "", c)
-      if (substr(c, 1, 1) == substr(fence, 1, 1) && length(c) >= length(fence)) {
-        if (cpp) close(out)
-        infence = 0; next
-      }
-    }
-    if (cpp) {
-      for (i = 0; i < indent && substr(line, 1, 1) == " "; i++) line = substr(line, 2)
-      print line >> out
-    }
-  }
-' "$readme"
+out=""
+while IFS=$'\t' read -r kind num text; do
+  case $kind in
+    B) out=$(printf '%s/snippets/snippet_%04d.cpp' "$work" "$num") && : >"$out" ;;
+    L) printf '%s\n' "$text" >>"$out" ;;
+  esac
+done < <(awk -v langs="cpp c++ cxx" -f "$(dirname "${BASH_SOURCE[0]}")/md_blocks.awk" "$readme")
 shopt -s nullglob
 snippets=("$work"/snippets/snippet_*.cpp)
 if ((${#snippets[@]} == 0)); then

@@ -53,34 +53,7 @@ trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
 # (a line of it), "E" (it ends), with LINE the line number in the source text.
 
 extract_markdown() {  # FILE
-  awk '
-    { sub(/\r$/, "") }
-    !infence && match($0, /^ *(```+|~~~+)/) {
-      match($0, /^ */); indent = RLENGTH
-      rest = substr($0, indent + 1); match(rest, /^(```+|~~~+)/)
-      fence = substr(rest, 1, RLENGTH); info = substr(rest, RLENGTH + 1)
-      sub(/^[ \t]+/, "", info); split(info, words, /[ \t{]/)
-      infence = 1; run = (words[1] == "sh" || words[1] == "bash")
-      if (run) print "B\t" NR
-      next
-    }
-    infence {
-      line = $0
-      # A closing fence: the same character, at least as long, nothing after it.
-      if (match(line, /^ *(```+|~~~+)[ \t]*$/)) {
-        c = line; gsub(/[ \t]/, "", c)
-        if (substr(c, 1, 1) == substr(fence, 1, 1) && length(c) >= length(fence)) {
-          if (run) print "E"
-          infence = 0; next
-        }
-      }
-      if (run) {
-        for (i = 0; i < indent && substr(line, 1, 1) == " "; i++) line = substr(line, 2)
-        print "L\t" NR "\t" line
-      }
-    }
-    END { if (infence && run) print "E" }
-  ' "$1"
+  awk -v langs="sh bash" -f "$(dirname "${BASH_SOURCE[0]}")/md_blocks.awk" "$1"
 }
 
 # roff to text for the lines of an example.
