@@ -281,7 +281,7 @@ SecretBytes encode_pkcs8(const PrivateKey& key, PrivateKeyForm form) {
 PublicKey decode_spki(ByteView input) {
   const std::string what = "SubjectPublicKeyInfo";
   der::Reader top(input, what);
-  der::Reader spki(top.expect(der::kSequence, "SubjectPublicKeyInfo"), what);
+  der::Reader spki(top.expect(der::kSequence, "the outer element"), what);
   top.expect_end("the SubjectPublicKeyInfo");
   const Scheme s = read_algorithm(spki, what);
   const ByteView bits = spki.expect(der::kBitString, "subjectPublicKey");

@@ -417,7 +417,7 @@ TEST(Spki, Rejections) {
   EXPECT_TRUE(bad(Bytes(good.begin(), good.end() - 1), Errc::bad_format,
                   "SubjectPublicKeyInfo: truncated: an element is longer than the data that remains"));
   EXPECT_TRUE(bad(tlv(0x31, Bytes(good.begin() + 4, good.end())), Errc::bad_format,
-                  "SubjectPublicKeyInfo: SubjectPublicKeyInfo: expected a SEQUENCE"));
+                  "SubjectPublicKeyInfo: the outer element: expected a SEQUENCE"));
   EXPECT_TRUE(bad(spki(tlv(0x30, tlv(0x04, oid_bytes(1))), f.kp.pk), Errc::bad_format,
                   "algorithm OID: expected an OBJECT IDENTIFIER"));
   EXPECT_TRUE(bad(tlv(0x30, cat({alg_id(1), tlv(0x04, f.kp.pk)})), Errc::bad_format,
