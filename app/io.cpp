@@ -180,9 +180,21 @@ SecretBytes read_input(const std::string& path) {
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw_failure("input is a directory, not a file", name);
 
-  SecretBytes buffer(kMaxInputBytes + 1);
+  // A buffer of the file's size where fstat knows it, plus one byte to see the end (or that the
+  // file grew past the limit); else 4 KiB, doubled as needed up to the limit plus one. So a key
+  // costs a buffer of its own size to fill and to wipe, not one of the limit's.
+  std::size_t capacity = 4096;
+  if (S_ISREG(st.st_mode) && st.st_size > 0)
+    capacity = std::min(static_cast<std::size_t>(st.st_size), kMaxInputBytes) + 1;
+  SecretBytes buffer(capacity);
   std::size_t used = 0;
-  while (used < buffer.size()) {
+  for (;;) {
+    if (used == buffer.size()) {
+      if (used > kMaxInputBytes) break;
+      SecretBytes bigger(std::min(2 * used, kMaxInputBytes + 1));
+      std::memcpy(bigger.data(), buffer.data(), used);
+      buffer = std::move(bigger);  // wipes the smaller one
+    }
     const ssize_t n = ::read(fd, buffer.data() + used, buffer.size() - used);
     if (n < 0) {
       if (errno == EINTR) continue;

@@ -511,6 +511,16 @@ group_failures() {
     f "cannot create a file in directory" "$PQ" keygen -a $a --pk ro/pk --sk s2
     f "Permission denied (noread)" "$PQ" decaps --sk noread --ct ct --ss s2
   fi
+  # An input of exactly the limit is read in full, from a file (its buffer sized by fstat) and
+  # from a pipe (its buffer grown as it fills); one byte more is refused both ways.
+  local pad=$((1024 * 1024 - $(wc -c <pk.hex)))
+  { head -c "$pad" /dev/zero | tr '\0' ' '; cat pk.hex; } >pk.limit
+  { printf ' '; cat pk.limit; } >pk.over
+  run 0 "" "$PQ" encaps --pk pk.limit --ct c3 --ss s3
+  run 0 "" "$PQ" encaps --pk - --ct c4 --ss s4 < <(cat pk.limit)
+  check "a 1 MiB key from a pipe gives a ciphertext" test -s c4
+  run 1 "the limit for any pqkem input (pk.over)" "$PQ" encaps --pk pk.over --ct c5 --ss s5
+  run 1 "the limit for any pqkem input (stdin)" "$PQ" encaps --pk - --ct c5 --ss s5 < <(cat pk.over)
 }
 
 # ---------------------------------------------------------------------------------------------
