@@ -14,7 +14,7 @@ enum class Errc {
   invalid_encaps_key,  ///< FIPS 203 s7.2 modulus check failed (a coefficient >= q)
   invalid_decaps_key,  ///< FIPS 203 s7.3 hash check failed (H(ek) stored in dk differs)
   invalid_ciphertext,  ///< reserved for schemes with a ciphertext validity check
-  rng_failure,         ///< the system RNG (OpenSSL RAND_bytes) failed
+  rng_failure,         ///< the system RNG (getrandom(2) or OpenSSL RAND_bytes) failed
   openssl_failure,     ///< an OpenSSL primitive failed or is unavailable
   bad_format,          ///< input could not be parsed (hex, file format, ...)
   bad_argument,        ///< unknown scheme name or other misuse of the API

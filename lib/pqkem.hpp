@@ -82,7 +82,25 @@ struct Encapsulation {
   SecretBytes ss;  ///< shared secret
 };
 
-/// Randomized key generation; coins from OpenSSL RAND_bytes (Errc::rng_failure if it fails).
+/// Where keygen() and encaps() draw their random bytes: the kernel's CSPRNG through
+/// getrandom(2) (the default), or OpenSSL's DRBG through RAND_bytes. Both are cryptographically
+/// secure; the system source spares a short-lived process OpenSSL's costly first draw. The
+/// library reads no environment variable for this: a program chooses (the pqkem tool:
+/// --rng and PQKEM_RNG).
+enum class RandomSource { system, openssl };
+
+/// Selects the source for the whole process (keygen() and encaps() read it once per draw).
+PQKEM_API void set_random_source(RandomSource source) noexcept;
+/// The source in use; RandomSource::system unless set_random_source() chose another.
+PQKEM_API RandomSource random_source() noexcept;
+/// "system" or "openssl", the names parse_random_source() accepts.
+PQKEM_API std::string_view random_source_name(RandomSource source) noexcept;
+/// What the source is: "getrandom(2)" or "OpenSSL RAND_bytes".
+PQKEM_API std::string_view random_source_description(RandomSource source) noexcept;
+/// "system" or "openssl" in any case; nullopt otherwise.
+PQKEM_API std::optional<RandomSource> parse_random_source(std::string_view name) noexcept;
+
+/// Randomized key generation; coins from random_source() (Errc::rng_failure if it fails).
 PQKEM_API KeyPair keygen(Scheme s);
 /// Deterministic key generation from exactly the bytes keygen would draw, concatenated
 /// (ML-KEM: d || z, 64 bytes; this is also the ML-KEM private seed; NTRU: sampling seed ||

@@ -60,7 +60,8 @@ void run_scheme(const SchemeInfo& info) {
   const Scheme s = info.scheme;
   const auto tag = static_cast<std::uint8_t>(static_cast<int>(s) * 16);
 
-  // Key generation: deterministic (coins poisoned by the API) and randomized (RAND_bytes).
+  // Key generation: deterministic (coins poisoned by the API) and randomized (random_bytes:
+  // getrandom(2), whose output keygen poisons as it does given coins).
   const Bytes kg_coins = coins(info.keygen_coin_bytes(), tag);
   const pqkem::KeyPair kp = pqkem::keygen_derand(s, kg_coins);
   const pqkem::KeyPair kp2 = pqkem::keygen(s);
