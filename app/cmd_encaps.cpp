@@ -7,6 +7,7 @@ namespace pqkem::cli {
 
 void run_encaps(const EncapsOptions& opts) {
   apply_engine_options(opts.engine);
+  apply_rng_option(opts.rng);
   const auto algorithm = parse_algorithm(opts.algorithm);
   require_data_format(opts.format);
   const CoinsArg coins(opts.coins);

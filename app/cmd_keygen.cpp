@@ -8,6 +8,7 @@ namespace pqkem::cli {
 
 void run_keygen(const KeygenOptions& opts) {
   apply_engine_options(opts.engine);
+  apply_rng_option(opts.rng);
   const Scheme s = require_algorithm(opts.algorithm);
   const auto& info = scheme_info(s);
   require_key_format(s, opts.format);

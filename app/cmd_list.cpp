@@ -1,4 +1,5 @@
-// pqkem list: the algorithms of this build with their sizes, and the usable implementations.
+// pqkem list: the algorithms of this build with their sizes, the random source and the usable
+// implementations.
 #include <algorithm>
 #include <string>
 
@@ -35,6 +36,7 @@ std::string list_text() {
   std::string impls;
   for (const auto name : simd::usable_implementations()) impls += (impls.empty() ? "" : ", ") + std::string(name);
   const auto& f = simd::cpu_features();
+  out += fmt::format("random bytes: {}\n", random_source_text());
   out += fmt::format("implementations usable on this CPU: {}\n", impls);
   out += fmt::format("CPU: {} (AVX2 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {})\n", simd::cpu_brand(),
                      yes_no(f.avx2), yes_no(f.bmi2), yes_no(f.popcnt), yes_no(f.pclmul), yes_no(f.avx512f));
@@ -54,7 +56,10 @@ std::string list_json() {
         json_string(info.name), json_string(info.family), json_string(info.standard), info.pk_bytes, info.sk_bytes,
         info.ct_bytes, info.ss_bytes, info.seed_bytes, info.keygen_coin_bytes(), info.encaps_coin_bytes());
   }
-  out += "\n  ],\n  \"implementations\": [";
+  out += fmt::format("\n  ],\n  \"random_source\": {{\"name\": {}, \"description\": {}}}",
+                     json_string(random_source_name(random_source())),
+                     json_string(random_source_description(random_source())));
+  out += ",\n  \"implementations\": [";
   first = true;
   for (const auto name : simd::usable_implementations()) {
     out += (first ? "" : ", ") + json_string(name);
@@ -70,6 +75,9 @@ std::string list_json() {
 
 }  // namespace
 
-void run_list(const ListOptions& opts) { write_stdout(opts.json ? list_json() : list_text()); }
+void run_list(const ListOptions& opts) {
+  apply_rng_option({});  // PQKEM_RNG: say which source keygen and encaps would use
+  write_stdout(opts.json ? list_json() : list_text());
+}
 
 }  // namespace pqkem::cli

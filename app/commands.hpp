@@ -34,6 +34,7 @@ struct KeygenOptions {
   OptString coins;      ///< absent: random
   bool force = false;
   bool json = false;    ///< --json: describe the outputs on stdout
+  OptString rng;        ///< --rng system|openssl; absent: PQKEM_RNG or system
   EngineOptions engine;
 };
 
@@ -46,6 +47,7 @@ struct EncapsOptions {
   OptString coins;
   bool force = false;
   bool json = false;
+  OptString rng;        ///< --rng system|openssl; absent: PQKEM_RNG or system
   EngineOptions engine;
 };
 
@@ -111,6 +113,7 @@ struct BenchOptions {
   OptString baseline;
   bool fail_on_regression = false;
   OptString ntt_plan;                   ///< --ntt-plan for the operations and kernels
+  OptString rng;                        ///< --rng for keypair and encaps; absent: PQKEM_RNG or system
 };
 
 void run_keygen(const KeygenOptions& opts);
@@ -131,6 +134,13 @@ void require_data_format(Format format);
 /// environment: unknown names are usage errors (exit 2, listing the valid ones); an
 /// implementation this CPU or build cannot run is a failure (exit 1) saying why.
 void apply_engine_options(const EngineOptions& engine);
+/// Applies --rng, else PQKEM_RNG from the environment (empty counts as unset), to the
+/// process's random source: a name other than system or openssl is a usage error (exit 2).
+/// Only the commands that draw random bytes (keygen, encaps, bench) and the ones that report
+/// the source (list, --version) read it.
+void apply_rng_option(const OptString& rng);
+/// The source in use, e.g. "getrandom(2) (system)".
+std::string random_source_text();
 
 /// The scheme named on the command line; nullopt if -a was not given. Exit 2 if the name is
 /// unknown, including an empty name (`-a ""`).

@@ -201,6 +201,23 @@ void apply_engine_options(const EngineOptions& engine) {
   }
 }
 
+void apply_rng_option(const OptString& rng) {
+  // As for --impl: a given option wins, even when empty (an error); an empty variable is unset.
+  const char* env = std::getenv("PQKEM_RNG");
+  const bool from_env = !rng && env != nullptr && *env != '\0';
+  if (!rng && !from_env) return;
+  const std::string name = from_env ? std::string(env) : *rng;
+  const auto source = parse_random_source(name);
+  if (!source)
+    throw_usage(fmt::format("{} must be system or openssl, not '{}'", from_env ? "PQKEM_RNG" : "--rng", printable(name)));
+  set_random_source(*source);
+}
+
+std::string random_source_text() {
+  const RandomSource s = random_source();
+  return fmt::format("{} ({})", random_source_description(s), random_source_name(s));
+}
+
 std::string algorithm_names() {
   std::string out;
   for (const auto& info : all_schemes()) {

@@ -112,6 +112,16 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine, bool with_impl = t
       ->option_text("PLAN");
 }
 
+/// Adds `--rng system|openssl`, for the commands that draw random bytes. Checked when applied
+/// (apply_rng_option), so the option and PQKEM_RNG get the same message.
+void add_rng_option(CLI::App& cmd, OptString& rng, const std::string& what) {
+  add_string_option(cmd, "--rng", rng,
+                    fmt::format("Where {} come from: system (the kernel's CSPRNG, getrandom(2)) or openssl "
+                                "(OpenSSL's DRBG, RAND_bytes) (default: $PQKEM_RNG, else system)",
+                                what))
+      ->option_text("system|openssl");
+}
+
 /// Adds a required file option (`--pk PATH`, or a positional `path`); `-` means stdin or stdout.
 CLI::Option* add_path_option(CLI::App& cmd, const std::string& name, std::string& path, const std::string& description) {
   return cmd.add_option(name, path, description)->required()->option_text("PATH REQUIRED");
@@ -146,6 +156,7 @@ CLI::App* add_keygen(CLI::App& app, KeygenOptions& opts) {
   cmd->add_flag("--json", opts.json,
                 "Print one JSON object describing what was written (algorithm, files, sizes, public key "
                 "SHA-256; never secrets); no output may then be - (stdout)");
+  add_rng_option(*cmd, opts.rng, "the key generation's random bytes (without --coins)");
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "Both files are written, or neither. With --format bin or hex the secret key is the\n"
@@ -173,6 +184,7 @@ CLI::App* add_encaps(CLI::App& app, EncapsOptions& opts) {
   cmd->add_flag("--json", opts.json,
                 "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
                 "public key and the ciphertext; never the secret); no output may then be - (stdout)");
+  add_rng_option(*cmd, opts.rng, "the encapsulation's random bytes (without --coins)");
   add_engine_options(*cmd, opts.engine);
   cmd->footer(
       "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
@@ -352,6 +364,7 @@ CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
                   "ML-KEM NTT merge plan of the portable path for the operations and kernels (default: "
                   "$PQKEM_NTT_PLAN, else the built-in default)")
       ->option_text("PLAN");
+  add_rng_option(*cmd, opts.rng, "the keypair and encaps rows' random bytes");
   cmd->add_flag("--fail-on-regression", opts.fail_on_regression,
                 "With --baseline: exit 1 if any row is flagged as a regression");
   cmd->footer(
@@ -393,6 +406,7 @@ std::string compiler_name() {
 }
 
 std::string version_text() {
+  apply_rng_option({});  // PQKEM_RNG: the source named is the one the commands would use
   std::string impls;
   for (const auto name : simd::usable_implementations()) impls += (impls.empty() ? "" : ", ") + std::string(name);
   return fmt::format(
@@ -400,9 +414,10 @@ std::string version_text() {
       "library: pqkem {} ({})\n"
       "compiler: {}, C++ {}\n"
       "OpenSSL: {}\n"
+      "random bytes: {}\n"
       "implementations usable on this CPU: {}",
       PQKEM_APP_VERSION, pqkem::version(), algorithm_names(), compiler_name(), __cplusplus,
-      OpenSSL_version(OPENSSL_VERSION), impls);
+      OpenSSL_version(OPENSSL_VERSION), random_source_text(), impls);
 }
 
 /// One line on stderr: "pqkem: <what> (<file>)". The file name is shown with printable(); values
@@ -430,7 +445,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag(
       "--version", [] { return version_text(); },
-      "Print the version, compiler, OpenSSL and usable implementations, and exit");
+      "Print the version, compiler, OpenSSL, random source and usable implementations, and exit");
   app.footer(
       "Exit codes: 0 success, 1 failure (unreadable or malformed input, invalid key, I/O error),\n"
       "2 usage error. Run 'pqkem <command> --help' for a command's options.\n\n"

@@ -1,5 +1,5 @@
 # bash completion for pqkem(1): commands, each command's options, algorithm names (from
-# `pqkem list`), formats, private key forms, implementations and file names.
+# `pqkem list`), formats, private key forms, implementations, random sources and file names.
 # Installed as share/bash-completion/completions/pqkem; or source it from ~/.bashrc.
 
 # The algorithm names of the pqkem being completed (first column of `pqkem list`), cached.
@@ -41,15 +41,15 @@ _pqkem() {
   local engine="--impl --ntt-plan"
   local opts
   case $cmd in
-    keygen) opts="--algorithm -a --pk --sk --format --sk-form --coins --force --json $engine" ;;
-    encaps) opts="--algorithm -a --pk --ct --ss --format --coins --force --json $engine" ;;
+    keygen) opts="--algorithm -a --pk --sk --format --sk-form --coins --rng --force --json $engine" ;;
+    encaps) opts="--algorithm -a --pk --ct --ss --format --coins --rng --force --json $engine" ;;
     decaps) opts="--algorithm -a --sk --ct --ss --format --force --json $engine" ;;
     pubkey) opts="--algorithm -a --sk --pk --format --force $engine" ;;
     convert) opts="--algorithm -a --in --out --format --sk-form --force $engine" ;;
     info) opts="--algorithm -a --json" ;;
     list) opts="--json" ;;
     kat) opts="--algorithm -a --count $engine" ;;
-    bench) opts="--algorithm -a --impl --iterations --rounds --json --kernels --ntt-plans --ntt-plan --baseline --fail-on-regression" ;;
+    bench) opts="--algorithm -a --impl --iterations --rounds --json --kernels --ntt-plans --ntt-plan --rng --baseline --fail-on-regression" ;;
   esac
   opts+=" --help"
 
@@ -75,6 +75,10 @@ _pqkem() {
       else
         mapfile -t COMPREPLY < <(compgen -W "auto portable avx2" -- "$cur")
       fi
+      return 0
+      ;;
+    --rng)
+      mapfile -t COMPREPLY < <(compgen -W "system openssl" -- "$cur")
       return 0
       ;;
     --count | --iterations | --rounds | --ntt-plan | --coins)

@@ -642,6 +642,41 @@ group_engine() {
     run 1 "--impl avx2: not usable here" "$PQ" keygen -a ML-KEM-768 --pk pk.avx2 --sk sk.avx2 --impl avx2
     check "--impl avx2 refused: no file" test ! -e pk.avx2 -a ! -e sk.avx2
   fi
+
+  # The random source: --rng, else PQKEM_RNG (empty counts as unset), else system; both sources
+  # round-trip, and list and --version name the one in use.
+  run 0 "" env PQKEM_RNG=openssl "$PQ" keygen -a ML-KEM-768 --pk pk.ossl --sk sk.ossl &&
+    run 0 "" "$PQ" encaps --pk pk.ossl --ct ct.ossl --ss ss.ossl --rng openssl &&
+    run 0 "" "$PQ" decaps --sk sk.ossl --ct ct.ossl --ss ss.ossl.dec &&
+    check "openssl source: round trip" cmp -s ss.ossl ss.ossl.dec
+  run 0 "" "$PQ" keygen -a ntruhps2048509 --pk pk.ntru --sk sk.ntru --rng OpenSSL &&
+    run 0 "" env PQKEM_RNG=OPENSSL "$PQ" encaps --pk pk.ntru --ct ct.ntru --ss ss.ntru &&
+    run 0 "" "$PQ" decaps --sk sk.ntru --ct ct.ntru --ss ss.ntru.dec &&
+    check "openssl source: NTRU round trip" cmp -s ss.ntru ss.ntru.dec
+  run 0 "" env PQKEM_RNG=bogus "$PQ" keygen -a ML-KEM-768 --pk pk.sys --sk sk.sys --rng system &&
+    check "--rng wins over PQKEM_RNG; fresh keys differ" bash -c '! cmp -s pk.sys pk.ossl'
+  run 0 "" env PQKEM_RNG= "$PQ" encaps --pk pk.sys --ct ct.sys --ss ss.sys &&
+    run 0 "" env PQKEM_RNG=bogus "$PQ" decaps --sk sk.sys --ct ct.sys --ss ss.sys.dec &&
+    check "empty PQKEM_RNG is unset; decaps ignores PQKEM_RNG" cmp -s ss.sys ss.sys.dec
+  before=$(snapshot "$d")
+  run 2 "--rng must be system or openssl, not 'bogus'" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --rng bogus
+  run 2 "--rng must be system or openssl, not ''" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --rng ""
+  run 2 "PQKEM_RNG must be system or openssl, not 'bogus'" env PQKEM_RNG=bogus "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2
+  run 2 "PQKEM_RNG must be system or openssl, not 'urandom'" env PQKEM_RNG=urandom "$PQ" encaps --pk pk.sys --ct c2 --ss s2
+  run 2 "--rng must be system or openssl, not 'bogus'" "$PQ" encaps --pk pk.sys --ct c2 --ss s2 --rng bogus --coins "${coins:0:64}"
+  run 2 "PQKEM_RNG must be system or openssl, not 'bogus'" env PQKEM_RNG=bogus "$PQ" list
+  run 2 "PQKEM_RNG must be system or openssl, not 'bogus'" env PQKEM_RNG=bogus "$PQ" --version
+  unchanged "$d" "$before" "random source usage errors"
+  run 0 "" "$PQ" --version && check "--version names the default random source" grep -qx 'random bytes: getrandom(2) (system)' "$OUT"
+  run 0 "" env PQKEM_RNG=openssl "$PQ" --version &&
+    check "--version names PQKEM_RNG's source" grep -qx 'random bytes: OpenSSL RAND_bytes (openssl)' "$OUT"
+  run 0 "" "$PQ" list && check "list names the default random source" grep -qx 'random bytes: getrandom(2) (system)' "$OUT"
+  run 0 "" env PQKEM_RNG=openssl "$PQ" list &&
+    check "list names PQKEM_RNG's source" grep -qx 'random bytes: OpenSSL RAND_bytes (openssl)' "$OUT"
+  run 0 "" "$PQ" list --json &&
+    check "list --json names the random source" grep -qF '"random_source": {"name": "system", "description": "getrandom(2)"}' "$OUT"
+  run 0 "" env PQKEM_RNG=openssl "$PQ" list --json &&
+    check "list --json names PQKEM_RNG's source" grep -qF '"random_source": {"name": "openssl", "description": "OpenSSL RAND_bytes"}' "$OUT"
 }
 
 # ---------------------------------------------------------------------------------------------
