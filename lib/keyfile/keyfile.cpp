@@ -369,7 +369,9 @@ std::optional<DerKind> der_kind_by_prefix(ByteView input) noexcept {
       std::size_t at = header;
       for (const auto part : parts)
         for (const int b : part) {
-          if (at < input.size() && b != kAny && input[at] == b) ++equal;
+          // The input may be a raw secret key: count matches with a mask, not a branch per byte.
+          if (at < input.size() && b != kAny)
+            equal += static_cast<int>(ct::mask_is_zero(static_cast<std::uint32_t>(input[at] ^ b)) & 1u);
           ++at;
         }
       most = std::max(most, equal);
