@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "ct.hpp"
+#include "util/ascii.hpp"
 
 namespace pqkem::cli {
 
@@ -89,7 +90,7 @@ std::string printable(std::string_view s) {
 }
 
 std::string lower_ascii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (auto& c : s) c = util::ascii_lower(c);
   return s;
 }
 

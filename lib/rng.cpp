@@ -11,6 +11,7 @@
 
 #include "error.hpp"
 #include "pqkem.hpp"
+#include "util/ascii.hpp"
 
 namespace pqkem {
 namespace {
@@ -45,16 +46,6 @@ void openssl_bytes(std::span<std::uint8_t> out) {
     throw Error(Errc::rng_failure, "the system random number generator failed (RAND_bytes)");
 }
 
-/// ASCII lower case (names on the command line ignore case).
-char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equal_nocase(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
-
 }  // namespace
 
 void set_random_source(RandomSource source) noexcept { g_source.store(source, std::memory_order_relaxed); }
@@ -71,7 +62,7 @@ std::string_view random_source_description(RandomSource source) noexcept {
 
 std::optional<RandomSource> parse_random_source(std::string_view name) noexcept {
   for (const RandomSource s : {RandomSource::system, RandomSource::openssl})
-    if (equal_nocase(name, random_source_name(s))) return s;
+    if (util::equal_nocase(name, random_source_name(s))) return s;
   return std::nullopt;
 }
 

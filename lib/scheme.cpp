@@ -2,13 +2,13 @@
 // validity checks, and the RNG for the randomized operations.
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 #include "ct.hpp"
 #include "mlkem/mlkem.hpp"
 #include "ntru/ntru.hpp"
 #include "pqkem.hpp"
 #include "rng.hpp"
+#include "util/ascii.hpp"
 
 namespace pqkem {
 namespace {
@@ -94,7 +94,7 @@ std::span<const std::uint8_t, N> fixed(ByteView v) noexcept {
 std::string normalize(std::string_view name) {
   std::string out;
   for (char c : name)
-    if (c != '-' && c != '_' && c != ' ') out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (c != '-' && c != '_' && c != ' ') out.push_back(util::ascii_lower(c));
   return out;
 }
 

@@ -1,12 +1,12 @@
 #include "simd/dispatch.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <string>
 
 #include "error.hpp"
 #include "simd/cpu.hpp"
+#include "util/ascii.hpp"
 
 #ifndef PQKEM_HAVE_AVX2
 #define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
@@ -17,14 +17,6 @@ namespace {
 
 /// -1: not chosen yet (first use reads PQKEM_IMPL); otherwise an Impl value.
 std::atomic<int> g_impl{-1};
-
-/// ASCII case-insensitive equality (names on the command line ignore case).
-bool equal_nocase(std::string_view a, std::string_view b) noexcept {
-  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) {
-           return lower(x) == lower(y);
-         });
-}
 
 Impl initial_impl() noexcept {
   if (const char* env = std::getenv("PQKEM_IMPL"); env != nullptr) {
@@ -40,12 +32,12 @@ Impl initial_impl() noexcept {
 std::string_view impl_name(Impl impl) noexcept { return impl == Impl::avx2 ? "avx2" : "portable"; }
 
 std::optional<Impl> parse_impl(std::string_view name) noexcept {
-  if (equal_nocase(name, "portable")) return Impl::portable;
-  if (equal_nocase(name, "avx2")) return Impl::avx2;
+  if (util::equal_nocase(name, "portable")) return Impl::portable;
+  if (util::equal_nocase(name, "avx2")) return Impl::avx2;
   return std::nullopt;
 }
 
-bool is_auto_impl(std::string_view name) noexcept { return equal_nocase(name, "auto"); }
+bool is_auto_impl(std::string_view name) noexcept { return util::equal_nocase(name, "auto"); }
 
 std::string_view impl_unusable_reason(Impl impl) noexcept {
   if (impl == Impl::portable) return {};
