@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -440,6 +441,48 @@ std::string first_line(std::string s) {
   return s;
 }
 
+/// The options of every command; only the chosen command's are filled in.
+struct AllOptions {
+  KeygenOptions keygen;
+  EncapsOptions encaps;
+  DecapsOptions decaps;
+  PubkeyOptions pubkey;
+  InfoOptions info;
+  ConvertOptions convert;
+  ListOptions list;
+  KatOptions kat;
+  BenchOptions bench;
+};
+
+/// A command: its name, how to declare it, how to run it.
+struct Command {
+  const char* name;
+  CLI::App* (*add)(CLI::App&, AllOptions&);
+  void (*run)(const AllOptions&);
+};
+
+// The commands, in the order `pqkem --help` lists them.
+constexpr Command kCommands[] = {
+    {"keygen", [](CLI::App& a, AllOptions& o) { return add_keygen(a, o.keygen); },
+     [](const AllOptions& o) { run_keygen(o.keygen); }},
+    {"encaps", [](CLI::App& a, AllOptions& o) { return add_encaps(a, o.encaps); },
+     [](const AllOptions& o) { run_encaps(o.encaps); }},
+    {"decaps", [](CLI::App& a, AllOptions& o) { return add_decaps(a, o.decaps); },
+     [](const AllOptions& o) { run_decaps(o.decaps); }},
+    {"pubkey", [](CLI::App& a, AllOptions& o) { return add_pubkey(a, o.pubkey); },
+     [](const AllOptions& o) { run_pubkey(o.pubkey); }},
+    {"info", [](CLI::App& a, AllOptions& o) { return add_info(a, o.info); },
+     [](const AllOptions& o) { run_info(o.info); }},
+    {"convert", [](CLI::App& a, AllOptions& o) { return add_convert(a, o.convert); },
+     [](const AllOptions& o) { run_convert(o.convert); }},
+    {"list", [](CLI::App& a, AllOptions& o) { return add_list(a, o.list); },
+     [](const AllOptions& o) { run_list(o.list); }},
+    {"kat", [](CLI::App& a, AllOptions& o) { return add_kat(a, o.kat); },
+     [](const AllOptions& o) { run_kat(o.kat); }},
+    {"bench", [](CLI::App& a, AllOptions& o) { return add_bench(a, o.bench); },
+     [](const AllOptions& o) { run_bench(o.bench); }},
+};
+
 int run(int argc, char** argv) {
   CLI::App app{"pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST round 3) for files and shell scripts", "pqkem"};
   app.require_subcommand(1);
@@ -457,48 +500,30 @@ int run(int argc, char** argv) {
       "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem   # RFC 9935, OpenSSL 3.5\n"
       "  pqkem info alice.pem\n");
 
-  KeygenOptions keygen_opts;
-  EncapsOptions encaps_opts;
-  DecapsOptions decaps_opts;
-  PubkeyOptions pubkey_opts;
-  InfoOptions info_opts;
-  ConvertOptions convert_opts;
-  ListOptions list_opts;
-  KatOptions kat_opts;
-  BenchOptions bench_opts;
-  auto* keygen_cmd = add_keygen(app, keygen_opts);
-  auto* encaps_cmd = add_encaps(app, encaps_opts);
-  auto* decaps_cmd = add_decaps(app, decaps_opts);
-  auto* pubkey_cmd = add_pubkey(app, pubkey_opts);
-  auto* info_cmd = add_info(app, info_opts);
-  auto* convert_cmd = add_convert(app, convert_opts);
-  auto* list_cmd = add_list(app, list_opts);
-  auto* kat_cmd = add_kat(app, kat_opts);
-  auto* bench_cmd = add_bench(app, bench_opts);
-
+  // Only the command being run is declared: CLI11 builds each option with many allocations, and
+  // declaring all nine commands cost more than an encapsulation (docs/performance.md). All are
+  // declared for `pqkem --help` and anything else that starts with an option.
+  AllOptions opts;
+  std::vector<std::pair<CLI::App*, const Command*>> declared;
   try {
     // CLI11 would say "A subcommand is required" for a mistyped command: name it instead.
     if (argc < 2) throw_usage("no command given; see 'pqkem --help'");
     const std::string first = argv[1];
     if (!first.empty() && first.front() != '-') {
-      std::string names;
-      bool known = false;
-      for (const auto* sub : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
-        names += (names.empty() ? "" : ", ") + sub->get_name();
-        known = known || sub->get_name() == first;
+      const auto* chosen = std::find_if(std::begin(kCommands), std::end(kCommands),
+                                        [&](const Command& c) { return first == c.name; });
+      if (chosen == std::end(kCommands)) {
+        std::string names;
+        for (const auto& c : kCommands) names += (names.empty() ? "" : ", ") + std::string(c.name);
+        throw_usage(fmt::format("unknown command '{}'; the commands are {}", printable(first), names));
       }
-      if (!known) throw_usage(fmt::format("unknown command '{}'; the commands are {}", printable(first), names));
+      declared.emplace_back(chosen->add(app, opts), chosen);
+    } else {
+      for (const auto& c : kCommands) declared.emplace_back(c.add(app, opts), &c);
     }
     app.parse(argc, argv);
-    if (keygen_cmd->parsed()) run_keygen(keygen_opts);
-    if (encaps_cmd->parsed()) run_encaps(encaps_opts);
-    if (decaps_cmd->parsed()) run_decaps(decaps_opts);
-    if (pubkey_cmd->parsed()) run_pubkey(pubkey_opts);
-    if (info_cmd->parsed()) run_info(info_opts);
-    if (convert_cmd->parsed()) run_convert(convert_opts);
-    if (list_cmd->parsed()) run_list(list_opts);
-    if (kat_cmd->parsed()) run_kat(kat_opts);
-    if (bench_cmd->parsed()) run_bench(bench_opts);
+    for (const auto& [cmd, command] : declared)
+      if (cmd->parsed()) command->run(opts);
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version: printed to stdout
