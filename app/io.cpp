@@ -137,13 +137,39 @@ struct TextShape {
   }
 };
 
+// text_shape counts eight bytes at a time (SWAR): for 64-bit words of eight 7-bit bytes, the
+// masks below set bit 7 of each byte in a range, with no carry or borrow between bytes. Bytes of
+// 0x80 and above are in no range. Plain arithmetic, so branch-free, and about ten times fewer
+// instructions than classifying byte by byte (whole-process cost, docs/performance.md).
+constexpr std::uint64_t kOnes = 0x0101010101010101u;
+constexpr std::uint64_t kHigh = 0x8080808080808080u;
+
+/// Bit 7 of each byte of `low7` (bytes below 0x80) set where lo <= byte <= hi (lo, hi < 0x80).
+constexpr std::uint64_t swar_in_range(std::uint64_t low7, unsigned lo, unsigned hi) noexcept {
+  const std::uint64_t at_least_lo = (low7 | kHigh) - lo * kOnes;   // bit 7 set iff byte >= lo
+  const std::uint64_t at_most_hi = ((0x80u + hi) * kOnes) - low7;  // bit 7 set iff byte <= hi
+  return at_least_lo & at_most_hi & kHigh;
+}
+
+/// The number of bytes whose bit 7 is set in `mask` (a mask of swar_in_range).
+constexpr std::size_t swar_count(std::uint64_t mask) noexcept { return ((mask >> 7) * kOnes) >> 56; }
+
 TextShape text_shape(ByteView text) noexcept {
   TextShape shape;
-  for (const auto c : text) {
-    const std::uint32_t hex = hex_digit_mask(c) & 1u;
-    shape.hex_digits += hex;
-    shape.spaces += space_mask(c) & 1u;
-    shape.other_printable += ct::in_range_mask(c, '!', '~') & 1u & ~hex;
+  for (std::size_t i = 0; i < text.size(); i += 8) {
+    // The last word is padded with NUL bytes, which are in no range. Byte order does not matter
+    // to a count.
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + i, std::min<std::size_t>(8, text.size() - i));
+    const std::uint64_t ascii = ~word & kHigh;  // bit 7 set on the bytes below 0x80
+    const std::uint64_t low7 = word & ~kHigh;
+    const std::uint64_t hex =
+        (swar_in_range(low7, '0', '9') | swar_in_range(low7, 'a', 'f') | swar_in_range(low7, 'A', 'F')) & ascii;
+    const std::uint64_t space = (swar_in_range(low7, '\t', '\r') | swar_in_range(low7, ' ', ' ')) & ascii;
+    const std::uint64_t printable = swar_in_range(low7, '!', '~') & ascii;
+    shape.hex_digits += swar_count(hex);
+    shape.spaces += swar_count(space);
+    shape.other_printable += swar_count(printable & ~hex);
   }
   return shape;
 }

@@ -83,31 +83,37 @@ mode_t current_umask() noexcept {
   return mask;
 }
 
-/// Identity of a path for "are these the same file" checks.
+/// Identity of a path for "are these the same file" checks: an existing file by its inode; a
+/// name not yet taken by its directory's inode and the name in it (two outputs `ct` and `./ct`
+/// would become one file); a name in a directory that cannot be reached (writing there fails
+/// anyway) by its normalized absolute path. Found with stat(2) calls, not by resolving every
+/// component of the path.
 struct FileId {
-  bool exists = false;
-  bool special = false;  ///< exists and is neither a regular file nor a directory
-  dev_t dev = 0;
+  enum class Kind { file, name_in_dir, unreachable };
+  Kind kind = Kind::unreachable;
+  bool special = false;  ///< a file that is neither a regular file nor a directory
+  dev_t dev = 0;         ///< of the file, or of its directory
   ino_t ino = 0;
-  std::string canonical;
+  std::string name;  ///< name_in_dir: the name in the directory; unreachable: the absolute path
 };
 
 FileId identify(const std::string& path) {
   FileId id;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
-    id.exists = true;
+    id.kind = FileId::Kind::file;
     id.special = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
     id.dev = st.st_dev;
     id.ino = st.st_ino;
-  }
-  std::error_code ec;
-  const auto abs = std::filesystem::absolute(path, ec);
-  if (!ec) {
-    const auto canon = std::filesystem::weakly_canonical(abs, ec);
-    id.canonical = ec ? abs.lexically_normal().string() : canon.string();
+  } else if (::stat(parent_dir(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    id.kind = FileId::Kind::name_in_dir;
+    id.dev = st.st_dev;
+    id.ino = st.st_ino;
+    id.name = base_name(path);
   } else {
-    id.canonical = path;
+    std::error_code ec;
+    const auto abs = std::filesystem::absolute(path, ec);
+    id.name = ec ? path : abs.lexically_normal().string();
   }
   return id;
 }
@@ -115,9 +121,8 @@ FileId identify(const std::string& path) {
 /// True if both paths certainly name the same file. Special files (/dev/null, pipes) are never
 /// "the same": writing twice to /dev/null is fine (two outputs on stdout are is_stdout's).
 bool same_file(const FileId& a, const FileId& b) {
-  if (a.special || b.special) return false;
-  if (a.exists && b.exists) return a.dev == b.dev && a.ino == b.ino;
-  return a.canonical == b.canonical;
+  if (a.special || b.special || a.kind != b.kind) return false;
+  return a.dev == b.dev && a.ino == b.ino && a.name == b.name;
 }
 
 /// True if the character device at `path` is a terminal. Opening a tty with O_NOCTTY and
@@ -212,44 +217,48 @@ private:
   sigset_t m_old{};
 };
 
-/// Exclusive advisory locks (flock) on the directories of a commit, taken in (device, inode)
-/// order so that two processes with overlapping directories cannot deadlock. Best effort: a
-/// directory that cannot be opened or locked (no read permission, some network file systems) is
-/// committed without its lock.
-class DirectoryLocks {
+/// The directories of a commit, each open once (however many outputs it receives), locked for
+/// the commit and synced after it. The locks are exclusive advisory locks (flock), taken in
+/// (device, inode) order so that two processes with overlapping directories cannot deadlock.
+/// Best effort: a directory that cannot be opened or locked (no read permission, some network
+/// file systems) is committed without its lock.
+class CommitDirectories {
 public:
-  explicit DirectoryLocks(const std::vector<std::string>& dirs) {
-    struct Entry {
-      dev_t dev;
-      ino_t ino;
-      Fd fd;
-    };
-    std::vector<Entry> entries;
-    for (const auto& dir : dirs) {
+  explicit CommitDirectories(const std::vector<std::string>& dirs) {
+    for (std::size_t i = 0; i < dirs.size(); ++i) {
+      const auto& dir = dirs[i];
+      if (std::find(dirs.begin(), dirs.begin() + static_cast<std::ptrdiff_t>(i), dir) != dirs.begin() + static_cast<std::ptrdiff_t>(i))
+        continue;  // the same name again: one open is enough (other names of it: by inode below)
       Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
       struct stat st {};
       if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) continue;
-      const bool seen = std::any_of(entries.begin(), entries.end(),
+      const bool seen = std::any_of(m_dirs.begin(), m_dirs.end(),
                                     [&](const Entry& e) { return e.dev == st.st_dev && e.ino == st.st_ino; });
-      if (!seen) entries.push_back({st.st_dev, st.st_ino, std::move(fd)});
+      if (!seen) m_dirs.push_back({st.st_dev, st.st_ino, std::move(fd)});
     }
-    std::sort(entries.begin(), entries.end(),
+    std::sort(m_dirs.begin(), m_dirs.end(),
               [](const Entry& a, const Entry& b) { return std::tie(a.dev, a.ino) < std::tie(b.dev, b.ino); });
-    for (auto& e : entries) {
-      if (::flock(e.fd.get(), LOCK_EX | LOCK_NB) != 0) {
-        if (errno != EWOULDBLOCK) continue;
-        test_hook("lock-busy");
-        int rc = 0;
-        while ((rc = ::flock(e.fd.get(), LOCK_EX)) != 0 && errno == EINTR) {
-        }
-        if (rc != 0) continue;
+    for (const auto& e : m_dirs) {
+      if (::flock(e.fd.get(), LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK) continue;
+      test_hook("lock-busy");
+      while (::flock(e.fd.get(), LOCK_EX) != 0 && errno == EINTR) {
       }
-      m_held.push_back(std::move(e.fd));  // closing the descriptor releases the lock
     }
   }
 
+  /// fsync(2) on each directory once, so that the names the commit made survive a crash (best
+  /// effort: a failure here loses nothing already written).
+  void sync() const noexcept {
+    for (const auto& e : m_dirs) ::fsync(e.fd.get());
+  }
+
 private:
-  std::vector<Fd> m_held;
+  struct Entry {
+    dev_t dev;
+    ino_t ino;
+    Fd fd;  ///< closing it releases the lock
+  };
+  std::vector<Entry> m_dirs;
 };
 
 /// The mkstemp template of a hidden file beside `target`: ".NAME.TAG-XXXXXX" in its directory,
@@ -340,6 +349,8 @@ void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<Path
 
   std::vector<FileId> out_ids;
   for (const auto& o : outputs) out_ids.push_back(o.path == "-" ? FileId{} : identify(o.path));
+  std::vector<FileId> in_ids;
+  for (const auto& in : inputs) in_ids.push_back(in.path == "-" ? FileId{} : identify(in.path));
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i].path == "-") continue;
     for (std::size_t j = 0; j < i; ++j) {
@@ -348,11 +359,11 @@ void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<Path
                                 outputs[i].option),
                     outputs[i].path);
     }
-    for (const auto& in : inputs) {
-      if (in.path == "-") continue;
-      if (same_file(identify(in.path), out_ids[i]))
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      if (inputs[k].path == "-") continue;
+      if (same_file(in_ids[k], out_ids[i]))
         throw_usage(fmt::format("output {} would overwrite input {}; write the output to another file",
-                                outputs[i].option, in.option),
+                                outputs[i].option, inputs[k].option),
                     outputs[i].path);
     }
   }
@@ -528,7 +539,7 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
   std::vector<std::string> dirs;
   for (const auto& s : staged)
     if (!s.direct) dirs.push_back(parent_dir(s.target));
-  const DirectoryLocks locks(dirs);
+  const CommitDirectories directories(dirs);
   const SignalBlock hold_signals;
   bool first = true;
   for (auto& s : staged) {
@@ -570,12 +581,8 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
   }
   SignalCleanup::forget();
 
-  // 4. Make the new names durable (best effort: a failure here loses nothing already written).
-  for (const auto& s : staged) {
-    if (s.direct) continue;
-    const Fd dfd(::open(parent_dir(s.target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dfd.get() >= 0) ::fsync(dfd.get());
-  }
+  // 4. Make the new names durable: one fsync per directory, however many files it received.
+  directories.sync();
 }
 
 }  // namespace pqkem::cli

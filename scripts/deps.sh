@@ -7,8 +7,9 @@ set -euo pipefail
 # tests. valgrind: the constant-time tests (ctest label ct) run under memcheck and include
 # valgrind/memcheck.h; pkg-config: the install test (label install) builds a consumer with it;
 # without either, configure still succeeds and one test (ct.valgrind, install.consumer) fails
-# naming the package. binutils (objdump, nm; pulled in by g++) checks the object code.
-PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libcli11-dev libfmt-dev libgtest-dev gzip valgrind binutils)
+# naming the package. binutils (objdump, nm; pulled in by g++) checks the object code. strace:
+# the CLI tests count the fsync calls of a write (cli.outputs).
+PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libcli11-dev libfmt-dev libgtest-dev gzip valgrind binutils strace)
 # Only for the libFuzzer targets (scripts/fuzz.sh, scripts/test.sh --fuzz): clang with its
 # sanitizer and libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
 PQKEM_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)

@@ -7,7 +7,8 @@
 # GROUP: help roundtrip stdio vectors kat usage failures outputs engine keyfile hostile (or "all").
 # The hostile group also needs PQKEM_TEST_HOOKS_BINARY: the pqkem_test_hooks binary.
 # Needs bash, coreutils, grep, sed, awk, find and (for the terminal test) script(1) from
-# bsdutils, all present on Debian 12. No python3, no jq.
+# bsdutils, all present on Debian 12, and strace (scripts/deps.sh) to count fsync calls. No
+# python3, no jq.
 set -u
 umask 022
 export LC_ALL=C
@@ -568,6 +569,18 @@ group_outputs() {
   run 1 "already exists" "$PQ" keygen -a $a --pk fresh.pk --sk sk
   check "keygen both-or-neither: no fresh.pk" test ! -e fresh.pk
   unchanged "$d" "$before" "existing outputs"
+  # Durability costs one fsync per file and one per directory, not one per file and directory:
+  # two outputs in one directory take three fsyncs, in two directories four (strace counts them).
+  if command -v strace >/dev/null; then
+    mkdir -p sync.sub
+    strace -f -qq -e trace=fsync -o sync.log "$PQ" keygen -a $a --pk sync.pk --sk sync.sk || fail "keygen under strace"
+    check "one directory: 3 fsyncs ($(grep -c 'fsync(' sync.log))" test "$(grep -c 'fsync(' sync.log)" = 3
+    strace -f -qq -e trace=fsync -o sync.log "$PQ" keygen -a $a --pk sync.sub/pk --sk sync.sk2 || fail "keygen under strace"
+    check "two directories: 4 fsyncs ($(grep -c 'fsync(' sync.log))" test "$(grep -c 'fsync(' sync.log)" = 4
+    rm -rf sync.sub sync.pk sync.sk sync.sk2 sync.log
+  else
+    fail "strace is missing (scripts/deps.sh installs it): cannot count fsync calls"
+  fi
   # Relative paths without a directory part, and paths with spaces.
   mkdir "with space"
   run 0 "" "$PQ" keygen -a $a --pk "with space/p k" --sk "with space/s k"
