@@ -518,6 +518,7 @@ std::vector<Row> order_ntt_plans(std::vector<Row> rows) {
 void run_bench(const BenchOptions& opts) {
   apply_engine_options({std::nullopt, opts.ntt_plan});
   apply_rng_option(opts.rng);
+  use_openssl();  // the reference workloads; the KAT DRBG of the kernel rows
   std::vector<Scheme> schemes;
   for (const std::string& a : opts.algorithms) schemes.push_back(require_algorithm(a));
   if (schemes.empty())

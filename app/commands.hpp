@@ -139,6 +139,11 @@ void apply_engine_options(const EngineOptions& engine);
 /// Only the commands that draw random bytes (keygen, encaps, bench) and the ones that report
 /// the source (list, --version) read it.
 void apply_rng_option(const OptString& rng);
+
+/// Call before the first OpenSSL call of a command that uses OpenSSL (--rng openssl, kat,
+/// bench): OpenSSL then registers no exit handler. Its cleanup at exit frees what the process is
+/// about to give back anyway and cost about 1 M instructions per call (docs/performance.md).
+void use_openssl();
 /// The source in use, e.g. "getrandom(2) (system)".
 std::string random_source_text();
 

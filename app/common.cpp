@@ -1,5 +1,7 @@
 // Options and input handling shared by the subcommands. Nothing here names an algorithm:
 // everything comes from pqkem::all_schemes(), so new schemes work without a CLI change.
+#include <openssl/crypto.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
@@ -210,7 +212,12 @@ void apply_rng_option(const OptString& rng) {
   const auto source = parse_random_source(name);
   if (!source)
     throw_usage(fmt::format("{} must be system or openssl, not '{}'", from_env ? "PQKEM_RNG" : "--rng", printable(name)));
+  if (*source == RandomSource::openssl) use_openssl();
   set_random_source(*source);
+}
+
+void use_openssl() {
+  if (OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, nullptr) != 1) throw_failure("OpenSSL failed to initialize", {});
 }
 
 std::string random_source_text() {
