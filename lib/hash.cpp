@@ -1,5 +1,8 @@
 #include "hash.hpp"
 
+#include <bit>
+#include <cstring>
+
 #include "keccak_f1600.hpp"
 
 namespace pqkem::hash {
@@ -17,6 +20,95 @@ std::uint64_t load_le64(const std::uint8_t* p) noexcept {
 }
 void store_le64(std::uint8_t* p, std::uint64_t v) noexcept {
   for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+// FIPS 180-4, section 4.2.2: the first 32 bits of the fractional parts of the cube roots of
+// the first 64 primes, floor(cbrt(p) * 2^32) mod 2^32.
+constexpr std::uint32_t kSha256K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+// Section 5.3.3: the same for the square roots of the first 8 primes, floor(sqrt(p) * 2^32) mod 2^32.
+constexpr std::uint32_t kSha256H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+// FIPS 180-4 reads words big-endian (section 3.1); written with shifts so it holds on any host.
+std::uint32_t load_be32(const std::uint8_t* p) noexcept {
+  return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 |
+         static_cast<std::uint32_t>(p[2]) << 8 | static_cast<std::uint32_t>(p[3]);
+}
+void store_be32(std::uint8_t* p, std::uint32_t v) noexcept {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
+}
+
+/// Everything SHA-256 keeps between blocks, and the message schedule, in one place to wipe.
+struct Sha256State {
+  std::uint32_t h[8];        // H^(i), the hash value so far
+  std::uint32_t w[64];       // the message schedule of the current block
+  std::uint8_t block[64];    // the block being filled
+  std::size_t pos = 0;       // bytes in `block`
+  std::uint64_t bytes = 0;   // message length so far (FIPS 180-4 caps it below 2^64 bits)
+};
+
+/// FIPS 180-4, section 6.2.2: one 64-byte block into s.h. The rounds use only additions,
+/// rotations and bitwise functions, and index K by the round number: no branch or memory
+/// access depends on the data.
+void sha256_block(Sha256State& s, const std::uint8_t* block) noexcept {
+  std::uint32_t* w = s.w;
+  for (int t = 0; t < 16; ++t) w[t] = load_be32(block + 4 * t);
+  for (int t = 16; t < 64; ++t) {
+    const std::uint32_t sigma0 = std::rotr(w[t - 15], 7) ^ std::rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
+    const std::uint32_t sigma1 = std::rotr(w[t - 2], 17) ^ std::rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
+    w[t] = sigma1 + w[t - 7] + sigma0 + w[t - 16];
+  }
+  std::uint32_t a = s.h[0], b = s.h[1], c = s.h[2], d = s.h[3], e = s.h[4], f = s.h[5], g = s.h[6], h = s.h[7];
+  for (int t = 0; t < 64; ++t) {
+    const std::uint32_t big_sigma1 = std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25);
+    const std::uint32_t ch = (e & f) ^ (~e & g);
+    const std::uint32_t t1 = h + big_sigma1 + ch + kSha256K[t] + w[t];
+    const std::uint32_t big_sigma0 = std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22);
+    const std::uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+    const std::uint32_t t2 = big_sigma0 + maj;
+    h = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  s.h[0] += a;
+  s.h[1] += b;
+  s.h[2] += c;
+  s.h[3] += d;
+  s.h[4] += e;
+  s.h[5] += f;
+  s.h[6] += g;
+  s.h[7] += h;
+}
+
+void sha256_absorb(Sha256State& s, ByteView in) noexcept {
+  const std::uint8_t* p = in.data();
+  std::size_t len = in.size();
+  s.bytes += len;
+  while (len > 0) {
+    const std::size_t n = len < 64 - s.pos ? len : 64 - s.pos;
+    std::memcpy(s.block + s.pos, p, n);
+    p += n;
+    len -= n;
+    s.pos += n;
+    if (s.pos == 64) {
+      sha256_block(s, s.block);
+      s.pos = 0;
+    }
+  }
 }
 
 void one_shot(std::size_t rate, std::uint8_t ds, std::span<std::uint8_t> out,
@@ -87,6 +179,27 @@ void shake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) n
 }
 void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) noexcept {
   one_shot(kRateShake256, kDsShake, out, in);
+}
+
+void sha256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) noexcept {
+  Sha256State s;
+  std::memcpy(s.h, kSha256H0, sizeof s.h);
+  for (ByteView piece : in) sha256_absorb(s, piece);
+  // Section 5.1.1: a 1 bit, zeros up to 56 bytes mod 64, then the length in bits, big-endian.
+  // The branch depends on the length only.
+  const std::uint64_t bits = s.bytes * 8;
+  s.block[s.pos++] = 0x80;
+  if (s.pos > 56) {
+    std::memset(s.block + s.pos, 0, 64 - s.pos);
+    sha256_block(s, s.block);
+    s.pos = 0;
+  }
+  std::memset(s.block + s.pos, 0, 56 - s.pos);
+  store_be32(s.block + 56, static_cast<std::uint32_t>(bits >> 32));
+  store_be32(s.block + 60, static_cast<std::uint32_t>(bits));
+  sha256_block(s, s.block);
+  for (int i = 0; i < 8; ++i) store_be32(out.data() + 4 * i, s.h[i]);
+  secure_wipe(&s, sizeof s);  // the block and schedule hold input bytes, which may be secret
 }
 
 }  // namespace pqkem::hash

@@ -1,11 +1,16 @@
-// pqkem: the SHA-3 family (FIPS 202) on pqkem's own Keccak-f[1600] (keccak_f1600.hpp).
+// pqkem: the SHA-3 family (FIPS 202) on pqkem's own Keccak-f[1600] (keccak_f1600.hpp), and
+// SHA-256 (FIPS 180-4) for key fingerprints.
 //
 // Why not OpenSSL's EVP interface: ML-KEM makes many short hash calls (about 20 per
 // operation), and each EVP call allocates a context and walks OpenSSL's provider machinery;
 // that overhead cost more than the permutations themselves (callgrind, ML-KEM-768 round trip:
 // about 740k instructions of 1.4M outside Keccak-f). OpenSSL 3.0 also cannot squeeze an XOF
-// incrementally. OpenSSL stays the reference: tests/unit/hash_test.cpp compares every function
-// here with EVP on random inputs of every length across several blocks.
+// incrementally. SHA-256 is here for the same reason at a larger scale: the first EVP call in a
+// process loads and initializes OpenSSL's providers, which `pqkem info` and every `--json`
+// output paid for one fingerprint (callgrind, `pqkem info` on an ML-KEM-768 public key: 5.3M of
+// 12.1M instructions in EVP_Digest; sha256 here takes 78k). OpenSSL stays the reference:
+// tests/unit/hash_test.cpp compares every function here with EVP on random inputs of every
+// length across several blocks.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +33,9 @@ void sha3_512(std::span<std::uint8_t, 64> out, std::initializer_list<ByteView> i
 void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) noexcept;
 /// SHAKE-128 of the concatenation of the pieces, `out.size()` bytes.
 void shake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) noexcept;
+
+/// SHA-256 (FIPS 180-4) of the concatenation of the given pieces.
+void sha256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) noexcept;
 
 /// A Keccak sponge (FIPS 202, section 4) with rate `rate` bytes and the domain-separation
 /// bits `ds` (with the first padding bit: 0x06 for SHA-3, 0x1F for SHAKE): absorb any

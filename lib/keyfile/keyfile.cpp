@@ -1,7 +1,6 @@
 #include "keyfile/keyfile.hpp"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cstring>
@@ -11,6 +10,7 @@
 
 #include "ct.hpp"
 #include "error.hpp"
+#include "hash.hpp"
 #include "keyfile/der.hpp"
 
 namespace pqkem::keyfile {
@@ -498,11 +498,9 @@ PemBlock pem_decode(ByteView text) {
   return block;
 }
 
-std::array<std::uint8_t, 32> sha256(ByteView data) {
+std::array<std::uint8_t, 32> sha256(ByteView data) noexcept {
   std::array<std::uint8_t, 32> out{};
-  unsigned int len = 0;
-  if (EVP_Digest(data.data(), data.size(), out.data(), &len, EVP_sha256(), nullptr) != 1 || len != out.size())
-    throw Error(Errc::openssl_failure, "SHA-256 failed");
+  hash::sha256(out, {data});
   return out;
 }
 

@@ -116,8 +116,9 @@ bool looks_like_pem(ByteView text) noexcept;
 /// ("Proc-Type:", as in encrypted keys) and mismatched BEGIN/END labels are rejected.
 PemBlock pem_decode(ByteView text);
 
-/// SHA-256 (OpenSSL) of `data`: the fingerprint `pqkem info` shows for a public key (the raw
-/// encapsulation key bytes, so every encoding of one key has the same fingerprint).
-std::array<std::uint8_t, 32> sha256(ByteView data);
+/// SHA-256 of `data` (pqkem's own, hash.hpp: no OpenSSL provider start-up for one
+/// fingerprint): the fingerprint `pqkem info` and the `--json` outputs show for a public key
+/// (the raw encapsulation key bytes, so every encoding of one key has the same fingerprint).
+std::array<std::uint8_t, 32> sha256(ByteView data) noexcept;
 
 }  // namespace pqkem::keyfile

@@ -1,6 +1,6 @@
-// pqkem's SHA-3 family against FIPS 202 known answers and against OpenSSL's EVP (the
-// reference implementation) on random inputs of every length over several blocks, and
-// incremental absorbing and squeezing.
+// pqkem's SHA-3 family and SHA-256 against known answers (FIPS 202; FIPS 180-4's examples)
+// and against OpenSSL's EVP (the reference implementation) on random inputs of every length
+// over several blocks, and incremental absorbing and squeezing.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
@@ -69,6 +69,53 @@ TEST(Hash, AgreesWithOpenSslOnEveryInputLengthOverSeveralBlocks) {
     ASSERT_EQ(s128, openssl_digest("SHAKE128", m, outlen)) << len;
     shake256(s256, {m});
     ASSERT_EQ(s256, openssl_digest("SHAKE256", m, outlen)) << len;
+  }
+}
+
+std::string sha256_hex(std::initializer_list<ByteView> in) {
+  std::array<std::uint8_t, 32> h{};
+  sha256(h, in);
+  return hex(h);
+}
+
+ByteView view_of(std::string_view s) { return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}; }
+
+// The examples of FIPS 180-4 (NIST's "SHA256.pdf"): one block, the empty message, the
+// 448-bit message whose padding spills into a second block, and one million 'a' bytes.
+TEST(Sha256, KnownAnswersFromFips180Examples) {
+  EXPECT_EQ(sha256_hex({view_of("abc")}), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex({}), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex({view_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")}),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  const std::string million(1000000, 'a');
+  EXPECT_EQ(sha256_hex({view_of(million)}), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(sha256_hex({view_of(million).first(333333), {}, view_of(million).subspan(333333)}),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// Every length 0..300 (the padding branch at 55/56 bytes mod 64, block boundaries) and some
+// multi-block ones (key and ciphertext sizes among them), each split into two pieces at every
+// point and into four pieces (one empty) at a second point.
+TEST(Sha256, AgreesWithOpenSslOnEveryLengthAndEverySplit) {
+  std::mt19937 rng(13);
+  std::vector<std::size_t> lengths;
+  for (std::size_t len = 0; len <= 300; ++len) lengths.push_back(len);
+  for (std::size_t len : {511, 512, 513, 800, 1088, 1184, 1568, 3168, 4151}) lengths.push_back(len);
+  for (const std::size_t len : lengths) {
+    std::vector<std::uint8_t> in(len);
+    for (auto& c : in) c = static_cast<std::uint8_t>(rng());
+    const ByteView m(in);
+    const auto want = openssl_digest("SHA256", m, 32);
+    std::array<std::uint8_t, 32> got{};
+    sha256(got, {m});
+    ASSERT_EQ(std::vector<std::uint8_t>(got.begin(), got.end()), want) << len;
+    for (std::size_t i = 0; i <= len; ++i) {
+      sha256(got, {m.first(i), m.subspan(i)});
+      ASSERT_EQ(std::vector<std::uint8_t>(got.begin(), got.end()), want) << len << " split at " << i;
+      const std::size_t j = i + (len - i) * 2 / 3;
+      sha256(got, {m.first(i), {}, m.subspan(i, j - i), m.subspan(j)});
+      ASSERT_EQ(std::vector<std::uint8_t>(got.begin(), got.end()), want) << len << " split at " << i << ", " << j;
+    }
   }
 }
 
