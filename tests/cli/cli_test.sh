@@ -690,6 +690,47 @@ group_engine() {
     check "list --json names the random source" grep -qF '"random_source": {"name": "system", "description": "getrandom(2)"}' "$OUT"
   run 0 "" env PQKEM_RNG=openssl "$PQ" list --json &&
     check "list --json names PQKEM_RNG's source" grep -qF '"random_source": {"name": "openssl", "description": "OpenSSL RAND_bytes"}' "$OUT"
+
+  # Without --rng openssl no command of a key exchange initializes OpenSSL (its provider setup
+  # cost about 7 M instructions per call). OpenSSL's initialization opens its configuration file,
+  # so strace shows it: OPENSSL_CONF names a file that does not exist, whose name is unique.
+  if command -v strace >/dev/null; then
+    local cnf=$d/no-such-openssl.cnf fmt rc
+    # no_openssl DESC CMD...: CMD exits 0 and never opens OpenSSL's configuration.
+    no_openssl() {
+      local desc=$1
+      shift
+      OPENSSL_CONF=$cnf strace -f -qq -e trace=openat,open -o strace.log "$@" >/dev/null 2>&1
+      rc=$?
+      if [[ $rc -ne 0 ]]; then
+        fail "$desc: exit $rc: $*"
+      elif grep -qF "$cnf" strace.log; then
+        fail "$desc initialized OpenSSL: $*"
+      else
+        ok
+      fi
+    }
+    OPENSSL_CONF=$cnf strace -f -qq -e trace=openat,open -o strace.log \
+      "$PQ" keygen -a ML-KEM-768 --pk ctl.pk --sk ctl.sk --rng openssl >/dev/null 2>&1
+    check "control: keygen --rng openssl reads OpenSSL's configuration" grep -qF "$cnf" strace.log
+    for fmt in bin hex pem der; do
+      no_openssl "keygen --format $fmt" "$PQ" keygen -a ML-KEM-768 --pk "c.$fmt.pk" --sk "c.$fmt.sk" --format $fmt
+      no_openssl "encaps ($fmt key)" "$PQ" encaps --pk "c.$fmt.pk" --ct "c.$fmt.ct" --ss "c.$fmt.ss"
+      no_openssl "decaps ($fmt key)" "$PQ" decaps --sk "c.$fmt.sk" --ct "c.$fmt.ct" --ss "c.$fmt.ss2"
+      check "$fmt: round trip under strace" cmp -s "c.$fmt.ss" "c.$fmt.ss2"
+      no_openssl "pubkey ($fmt key)" "$PQ" pubkey --sk "c.$fmt.sk" --pk "c.$fmt.pk2"
+      no_openssl "convert ($fmt key)" "$PQ" convert --in "c.$fmt.sk" --out "c.$fmt.conv" --format hex
+      no_openssl "info ($fmt public key)" "$PQ" info "c.$fmt.pk"
+      no_openssl "info --json ($fmt secret key)" "$PQ" info --json "c.$fmt.sk"
+      no_openssl "encaps --json ($fmt key)" "$PQ" encaps --pk "c.$fmt.pk" --ct "c.$fmt.ct3" --ss "c.$fmt.ss3" --json
+    done
+    no_openssl "NTRU keygen" "$PQ" keygen -a ntruhps2048509 --pk c.ntru.pk --sk c.ntru.sk
+    no_openssl "NTRU encaps" "$PQ" encaps --pk c.ntru.pk --ct c.ntru.ct --ss c.ntru.ss
+    no_openssl "NTRU decaps --json" "$PQ" decaps --sk c.ntru.sk --ct c.ntru.ct --ss c.ntru.ss2 --json
+    rm -f strace.log
+  else
+    fail "strace is missing (scripts/deps.sh installs it): cannot check that OpenSSL stays uninitialized"
+  fi
 }
 
 # ---------------------------------------------------------------------------------------------
