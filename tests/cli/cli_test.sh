@@ -71,6 +71,10 @@ run() {
   return 0
 }
 
+# traced STRACE_ARGS... CMD...: CMD under strace -f -qq. LeakSanitizer cannot run in a traced
+# process (it aborts), so a sanitizer build checks for leaks everywhere but here.
+traced() { ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq "$@"; }
+
 # snapshot DIR: names, sizes, modes and contents of everything in DIR (including dot files, so
 # a stray temporary file shows up).
 snapshot() {
@@ -573,9 +577,9 @@ group_outputs() {
   # two outputs in one directory take three fsyncs, in two directories four (strace counts them).
   if command -v strace >/dev/null; then
     mkdir -p sync.sub
-    strace -f -qq -e trace=fsync -o sync.log "$PQ" keygen -a $a --pk sync.pk --sk sync.sk || fail "keygen under strace"
+    traced -e trace=fsync -o sync.log "$PQ" keygen -a $a --pk sync.pk --sk sync.sk || fail "keygen under strace"
     check "one directory: 3 fsyncs ($(grep -c 'fsync(' sync.log))" test "$(grep -c 'fsync(' sync.log)" = 3
-    strace -f -qq -e trace=fsync -o sync.log "$PQ" keygen -a $a --pk sync.sub/pk --sk sync.sk2 || fail "keygen under strace"
+    traced -e trace=fsync -o sync.log "$PQ" keygen -a $a --pk sync.sub/pk --sk sync.sk2 || fail "keygen under strace"
     check "two directories: 4 fsyncs ($(grep -c 'fsync(' sync.log))" test "$(grep -c 'fsync(' sync.log)" = 4
     rm -rf sync.sub sync.pk sync.sk sync.sk2 sync.log
   else
@@ -700,7 +704,7 @@ group_engine() {
     no_openssl() {
       local desc=$1
       shift
-      OPENSSL_CONF=$cnf strace -f -qq -e trace=openat,open -o strace.log "$@" >/dev/null 2>&1
+      OPENSSL_CONF=$cnf traced -e trace=openat,open -o strace.log "$@" >/dev/null 2>&1
       rc=$?
       if [[ $rc -ne 0 ]]; then
         fail "$desc: exit $rc: $*"
@@ -710,7 +714,7 @@ group_engine() {
         ok
       fi
     }
-    OPENSSL_CONF=$cnf strace -f -qq -e trace=openat,open -o strace.log \
+    OPENSSL_CONF=$cnf traced -e trace=openat,open -o strace.log \
       "$PQ" keygen -a ML-KEM-768 --pk ctl.pk --sk ctl.sk --rng openssl >/dev/null 2>&1
     check "control: keygen --rng openssl reads OpenSSL's configuration" grep -qF "$cnf" strace.log
     for fmt in bin hex pem der; do
