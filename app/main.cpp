@@ -390,7 +390,8 @@ CLI::App* add_bench(CLI::App& app, BenchOptions& opts) {
       "Examples:\n"
       "  pqkem bench -a ML-KEM-768\n"
       "  pqkem bench --kernels --impl all\n"
-      "  pqkem bench --json > base.json && pqkem bench --baseline base.json --fail-on-regression\n");
+      "  pqkem bench -a ML-KEM-512 --json > base.json\n"
+      "  pqkem bench -a ML-KEM-512 --baseline base.json --fail-on-regression || echo \"slower than base.json\"\n");
   return cmd;
 }
 
