@@ -61,10 +61,15 @@ case $lib in
 esac
 if [[ -n $shared_from && $kind != shared ]]; then fail "the shared build installed $lib"; fi
 if [[ $kind == shared && -e $libdir/libpqkem.a ]]; then fail "a shared build installed libpqkem.a too"; fi
-for f in include/pqkem/pqkem.hpp include/pqkem/error.hpp include/pqkem/secret.hpp \
-         include/pqkem/kat.hpp include/pqkem/export.hpp; do
+headers=(include/pqkem/pqkem.hpp include/pqkem/error.hpp include/pqkem/secret.hpp
+         include/pqkem/kat.hpp include/pqkem/export.hpp)
+for f in "${headers[@]}"; do
   [[ -f $prefix/$f ]] || fail "$f not installed"
 done
+# ... and nothing else: an internal header (lib/) must not reach the installed include/.
+while IFS= read -r f; do
+  [[ " ${headers[*]} " == *" $f "* ]] || fail "$f installed: only the public headers belong in include/"
+done < <(cd "$prefix" && find include ! -type d)
 for f in cmake/pqkem/pqkemConfig.cmake cmake/pqkem/pqkemConfigVersion.cmake \
          cmake/pqkem/pqkemTargets.cmake pkgconfig/pqkem.pc; do
   [[ -f $libdir/$f ]] || fail "${libdir#"$prefix"/}/$f not installed"
