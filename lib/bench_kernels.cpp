@@ -48,11 +48,11 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
   const int eta1 = p.eta1, du = p.du, rank = p.k;
   const std::string impl(simd::impl_name(B::kImpl));
   k.push_back({"NTT", impl, [st] {
-                 mlkem::NttPoly r = B::ntt(st->poly);
+                 mlkem::NttPoly r = B::ntt(st->poly, mlkem::current_ntt_plan());
                  keep(r);
                }});
   k.push_back({"inverse NTT", impl, [st] {
-                 mlkem::Poly r = B::inverse_ntt(st->a);
+                 mlkem::Poly r = B::inverse_ntt(st->a, mlkem::current_ntt_plan());
                  keep(r);
                }});
   if constexpr (B::kImpl == simd::Impl::portable) {

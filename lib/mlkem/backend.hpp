@@ -43,10 +43,10 @@ using Bytes32 = std::span<const std::uint8_t, 32>;
 struct RefBackend {
   static constexpr simd::Impl kImpl = simd::Impl::portable;
 
-  /// NTT. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
-  static NttPoly ntt(const Poly& f) noexcept { return mlkem::ntt(f); }
+  /// NTT with the operation's merge plan. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
+  static NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept { return mlkem::ntt(f, plan); }
   /// NTT^-1 times R. In: |f^_i| < q. Out: |f_i| < q.
-  static Poly inverse_ntt(const NttPoly& f) noexcept { return mlkem::inverse_ntt(f); }
+  static Poly inverse_ntt(const NttPoly& f, NttPlanChoice plan) noexcept { return mlkem::inverse_ntt(f, plan); }
   /// r = Barrett(sum_{j<k} a_j o b_j R^-1), k <= 4. In: |a|, |b| < q. Out: |r_i| <= (q-1)/2.
   static void inner_product(NttPoly& r, const NttPoly* a, const NttPoly* b, int k) noexcept {
     r = NttPoly{};
@@ -121,12 +121,13 @@ struct RefBackend {
 struct Avx2Backend {
   static constexpr simd::Impl kImpl = simd::Impl::avx2;
 
-  static NttPoly ntt(const Poly& f) noexcept {
+  // One fixed schedule: the merge plans are the portable NTT's.
+  static NttPoly ntt(const Poly& f, NttPlanChoice /*plan*/) noexcept {
     NttPoly r{f.c};
     simd::avx2::mlkem_ntt_avx2(r.c.data());
     return r;
   }
-  static Poly inverse_ntt(const NttPoly& f) noexcept {
+  static Poly inverse_ntt(const NttPoly& f, NttPlanChoice /*plan*/) noexcept {
     Poly r{f.c};
     simd::avx2::mlkem_inverse_ntt_avx2(r.c.data());
     return r;

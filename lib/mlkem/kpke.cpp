@@ -67,7 +67,7 @@ void sample_noise_vec(Poly* polys, int count, std::span<const std::uint8_t, 32> 
 }  // namespace
 
 template <class P, class B>
-void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
+void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
                  std::span<std::uint8_t, P::dk_pke_bytes> dk_pke) {
   constexpr int K = P::k;
   // (rho, sigma) <- G(d || k)
@@ -84,8 +84,8 @@ void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P:
   WipeOnExit wipe(noise, s_hat, e_hat);
   sample_noise_vec<P::eta1, B>(noise.data(), 2 * K, sigma, 0);
   for (int i = 0; i < K; ++i) {
-    s_hat[i] = B::ntt(noise[i]);
-    e_hat[i] = B::ntt(noise[K + i]);
+    s_hat[i] = B::ntt(noise[i], plan);
+    e_hat[i] = B::ntt(noise[K + i], plan);
   }
 
   // t^ = A^ o s^ + e^. The inner product leaves a factor R^-1, which the to_mont step cancels.
@@ -102,8 +102,8 @@ void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P:
 }
 
 template <class P, class B>
-void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
-                  std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c) {
+void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek,
+                  std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c) {
   constexpr int K = P::k;
   NttPolyVec<K> t_hat;
   for (int i = 0; i < K; ++i) t_hat[i] = B::decode12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
@@ -121,14 +121,14 @@ void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const
     sample_noise_vec<P::eta1, B>(noise.data(), K, r, 0);
     sample_noise_vec<P::eta2, B>(noise.data() + K, K + 1, r, K);
   }
-  for (int i = 0; i < K; ++i) y_hat[i] = B::ntt(noise[i]);
+  for (int i = 0; i < K; ++i) y_hat[i] = B::ntt(noise[i], plan);
 
   // u = NTT^-1(A^T o y^) + e1, then c1 = ByteEncode_du(Compress_du(u)).
   NttMatrix<K> at;
   sample_matrix<K, B>(at, rho, true);
   for (int i = 0; i < K; ++i) {
     B::inner_product(w, at[i].data(), y_hat.data(), K);
-    u = B::inverse_ntt(w);                    // |u_i| < q
+    u = B::inverse_ntt(w, plan);              // |u_i| < q
     B::add_reduce(u, noise[K + i], nullptr);  // q + eta2, reduced
     B::template compress_encode<P::du>(u, c.subspan(32 * P::du * i).template first<32 * P::du>());
   }
@@ -136,13 +136,13 @@ void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const
   // v = NTT^-1(t^T o y^) + e2 + Decompress_1(ByteDecode_1(m)).
   mu = B::template decode_decompress<1>(m);
   B::inner_product(w, t_hat.data(), y_hat.data(), K);
-  v = B::inverse_ntt(w);              // |v_i| < q
+  v = B::inverse_ntt(w, plan);          // |v_i| < q
   B::add_reduce(v, noise[2 * K], &mu);  // < 2q + eta2, reduced
   B::template compress_encode<P::dv>(v, c.subspan(P::c1_bytes).template first<P::c2_bytes>());
 }
 
 template <class P, class B>
-void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
+void kpke_decrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
                   std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> m) {
   constexpr int K = P::k;
   NttPolyVec<K> s_hat, u_hat;
@@ -151,25 +151,26 @@ void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
   WipeOnExit wipe(s_hat, p, w);
   for (int i = 0; i < K; ++i) {
     // u is public (from the ciphertext)
-    u_hat[i] = B::ntt(B::template decode_decompress<P::du>(c.subspan(32 * P::du * i).template first<32 * P::du>()));
+    const auto c1_i = c.subspan(32 * P::du * i).template first<32 * P::du>();
+    u_hat[i] = B::ntt(B::template decode_decompress<P::du>(c1_i), plan);
     s_hat[i] = B::decode12(dk_pke.subspan(kPolyBytes * i).template first<kPolyBytes>());
   }
   const Poly v = B::template decode_decompress<P::dv>(c.subspan(P::c1_bytes).template first<P::c2_bytes>());
 
   // w = v - NTT^-1(s^T o u^);  m = ByteEncode_1(Compress_1(w)).
   B::inner_product(p, s_hat.data(), u_hat.data(), K);
-  w = B::inverse_ntt(p);  // |w_i| < q
-  B::sub_reduce(w, v);    // v - w, |.| < 2q, reduced
+  w = B::inverse_ntt(p, plan);  // |w_i| < q
+  B::sub_reduce(w, v);          // v - w, |.| < 2q, reduced
   B::template compress_encode<1>(w, m);
 }
 
-#define PQKEM_INSTANTIATE_KPKE(P, B)                                                                        \
-  template void kpke_keygen<P, B>(std::span<const std::uint8_t, 32>, std::span<std::uint8_t, P::ek_bytes>, \
-                                  std::span<std::uint8_t, P::dk_pke_bytes>);                                \
-  template void kpke_encrypt<P, B>(std::span<const std::uint8_t, P::ek_bytes>,                              \
-                                   std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,    \
-                                   std::span<std::uint8_t, P::ct_bytes>);                                   \
-  template void kpke_decrypt<P, B>(std::span<const std::uint8_t, P::dk_pke_bytes>,                          \
+#define PQKEM_INSTANTIATE_KPKE(P, B)                                                                               \
+  template void kpke_keygen<P, B>(NttPlanChoice, std::span<const std::uint8_t, 32>,                                \
+                                  std::span<std::uint8_t, P::ek_bytes>, std::span<std::uint8_t, P::dk_pke_bytes>); \
+  template void kpke_encrypt<P, B>(NttPlanChoice, std::span<const std::uint8_t, P::ek_bytes>,                      \
+                                   std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,           \
+                                   std::span<std::uint8_t, P::ct_bytes>);                                          \
+  template void kpke_decrypt<P, B>(NttPlanChoice, std::span<const std::uint8_t, P::dk_pke_bytes>,                  \
                                    std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>);
 PQKEM_INSTANTIATE_KPKE(MlKem512, RefBackend)
 PQKEM_INSTANTIATE_KPKE(MlKem768, RefBackend)

@@ -8,19 +8,20 @@
 #include "secret.hpp"
 
 // Each public function below is one operation: it picks the backend once (with_backend reads
-// simd::active_impl()) and runs the whole algorithm, hashes included, on that backend.
+// simd::active_impl()) and the NTT merge plans once (current_ntt_plan()), and runs the whole
+// algorithm, hashes included, on that backend with those plans.
 namespace pqkem::mlkem {
 namespace {
 
 template <class P, class B>
-void keygen_with(std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
+void keygen_with(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
                  std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
   auto dk_pke = dk.template first<P::dk_pke_bytes>();
   auto dk_ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   auto dk_h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   auto dk_z = dk.template subspan<P::dk_pke_bytes + P::ek_bytes + 32, 32>();
 
-  kpke_keygen<P, B>(d, ek, dk_pke);
+  kpke_keygen<P, B>(plan, d, ek, dk_pke);
   ct::declassify(ek.data(), ek.size());
   std::copy(ek.begin(), ek.end(), dk_ek.begin());
   B::sha3_256(dk_h, ek, {});
@@ -28,14 +29,14 @@ void keygen_with(std::span<const std::uint8_t, 32> d, std::span<const std::uint8
 }
 
 template <class P, class B>
-void encaps_with(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
+void encaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
                  std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
   std::uint8_t h_ek[32];
   B::sha3_256(h_ek, ek, {});
   Secret<64> k_r;  // (K, r) <- G(m || H(ek))
   B::sha3_512(k_r.span(), m, h_ek);
   const auto r = std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32);
-  kpke_encrypt<P, B>(ek, m, r, c);
+  kpke_encrypt<P, B>(plan, ek, m, r, c);
   std::copy_n(k_r.bytes, 32, shared_key.begin());
   ct::declassify(c.data(), c.size());
 }
@@ -43,15 +44,15 @@ void encaps_with(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const 
 /// Decaps_internal; with check_hash, also the hash check of section 7.3 (H(ek) and J(z || c) are
 /// computed together: B::h_and_j), whose verdict is returned (true without check_hash).
 template <class P, class B>
-bool decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
-                 std::span<std::uint8_t, 32> shared_key, bool check_hash) {
+bool decaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_bytes> dk,
+                 std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key, bool check_hash) {
   const auto dk_pke = dk.template first<P::dk_pke_bytes>();
   const auto ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   const auto z = dk.template subspan<P::dk_pke_bytes + P::ek_bytes + 32, 32>();
 
   Secret<32> m_prime;
-  kpke_decrypt<P, B>(dk_pke, c, m_prime.span());
+  kpke_decrypt<P, B>(plan, dk_pke, c, m_prime.span());
   Secret<64> k_r;  // (K', r') <- G(m' || h)
   B::sha3_512(k_r.span(), m_prime.view(), h);
   Secret<32> k_bar;  // K_bar <- J(z || c)
@@ -65,7 +66,7 @@ bool decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const 
   }
 
   Secret<P::ct_bytes> c_prime;  // on the stack (no heap round trip), wiped on return
-  kpke_encrypt<P, B>(ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32), c_prime.span());
+  kpke_encrypt<P, B>(plan, ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32), c_prime.span());
   // Compare every byte (no early exit: a strcmp-like stop at a zero byte is a known bug).
   const std::uint8_t same = ct::equal_mask(c.data(), c_prime.bytes, P::ct_bytes);
   ct::select(shared_key.data(), same, k_r.bytes, k_bar.bytes, 32);
@@ -77,25 +78,25 @@ bool decaps_with(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const 
 template <class P>
 void keygen_internal(std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
                      std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
-  with_backend([&]<class B>() { keygen_with<P, B>(d, z, ek, dk); });
+  with_backend([&]<class B>() { keygen_with<P, B>(current_ntt_plan(), d, z, ek, dk); });
 }
 
 template <class P>
 void encaps_internal(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
                      std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
-  with_backend([&]<class B>() { encaps_with<P, B>(ek, m, shared_key, c); });
+  with_backend([&]<class B>() { encaps_with<P, B>(current_ntt_plan(), ek, m, shared_key, c); });
 }
 
 template <class P>
 void decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
                      std::span<std::uint8_t, 32> shared_key) {
-  with_backend([&]<class B>() { decaps_with<P, B>(dk, c, shared_key, false); });
+  with_backend([&]<class B>() { decaps_with<P, B>(current_ntt_plan(), dk, c, shared_key, false); });
 }
 
 template <class P>
 bool decaps_checked(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
                     std::span<std::uint8_t, 32> shared_key) {
-  return with_backend([&]<class B>() { return decaps_with<P, B>(dk, c, shared_key, true); });
+  return with_backend([&]<class B>() { return decaps_with<P, B>(current_ntt_plan(), dk, c, shared_key, true); });
 }
 
 template <class P>

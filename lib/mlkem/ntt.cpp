@@ -329,16 +329,16 @@ void set_ntt_plan(NttPlanChoice choice) noexcept {
 }
 void set_ntt_plan(const NttPlanEntry& plan) noexcept { set_ntt_plan(NttPlanChoice{&plan, &plan}); }
 
-NttPoly ntt(const Poly& f) noexcept {
+NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept {
   NttPoly r{f.c};
-  current_ntt_plan().forward->forward(r.c.data());  // |r_i| < 8q = 26632 < 2^15
+  plan.forward->forward(r.c.data());  // |r_i| < 8q = 26632 < 2^15
   reduce(r);
   return r;
 }
 
-Poly inverse_ntt(const NttPoly& f) noexcept {
+Poly inverse_ntt(const NttPoly& f, NttPlanChoice plan) noexcept {
   Poly r{f.c};
-  current_ntt_plan().inverse->inverse(r.c.data());
+  plan.inverse->inverse(r.c.data());
   return r;
 }
 

@@ -44,7 +44,8 @@ std::span<const NttPlanEntry> all_ntt_plans() noexcept;
 /// The plan with this name, or nullptr.
 const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept;
 
-/// The plans ntt() and inverse_ntt() use: one for each direction.
+/// The plans of one operation: one for each direction. An ML-KEM operation reads
+/// current_ntt_plan() once and passes the choice to every ntt() and inverse_ntt() it runs.
 struct NttPlanChoice {
   const NttPlanEntry* forward;
   const NttPlanEntry* inverse;
@@ -67,13 +68,14 @@ void set_ntt_plan(NttPlanChoice choice) noexcept;
 /// Selects `plan` for both directions.
 void set_ntt_plan(const NttPlanEntry& plan) noexcept;
 
-/// NTT (Algorithm 9) followed by Barrett reduction. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
-NttPoly ntt(const Poly& f) noexcept;
+/// NTT (Algorithm 9) with plan.forward, followed by Barrett reduction.
+/// In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
+NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept;
 
 /// NTT^-1 (Algorithm 10), times R (the Montgomery factor that multiply_ntts_acc leaves
 /// behind): returns f when the input is the product computed by multiply_ntts_acc.
-/// In: |f^_i| < q. Out: |f_i| < q.
-Poly inverse_ntt(const NttPoly& f) noexcept;
+/// Runs plan.inverse. In: |f^_i| < q. Out: |f_i| < q.
+Poly inverse_ntt(const NttPoly& f, NttPlanChoice plan) noexcept;
 
 /// MultiplyNTTs (Algorithm 11) accumulated: r += a * b * R^-1 in T_q.
 /// In: |a_i|, |b_i| < q. Each call adds less than 2q in absolute value to every r_i, so up to
