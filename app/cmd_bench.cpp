@@ -27,6 +27,7 @@
 #endif
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
 #include "bench_kernels.hpp"
@@ -35,7 +36,6 @@
 #include "mlkem/ntt.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
-#include "util/json.hpp"
 
 namespace pqkem::cli {
 namespace {
@@ -276,36 +276,64 @@ std::string_view without_impl(std::string_view name) {
   return open != std::string_view::npos && name.ends_with(')') ? name.substr(0, open) : name;
 }
 
+/// A tick count of a baseline file: an integer, not a fraction that would be cut.
+std::int64_t tick_count(const nlohmann::json& v, const std::string& row) {
+  if (!v.is_number_integer()) throw std::runtime_error(fmt::format("'{}': tick counts must be integers", row));
+  return v.get<std::int64_t>();
+}
+
+/// `v` as an array; `what` names it in the error.
+const nlohmann::json::array_t& array_of(const nlohmann::json& v, const std::string& what) {
+  if (!v.is_array()) throw std::runtime_error(fmt::format("{} must be an array, not {}", what, v.type_name()));
+  return v.get_ref<const nlohmann::json::array_t&>();
+}
+
+/// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string_view json_message(const nlohmann::json::exception& e) {
+  const std::string_view what = e.what();
+  const auto end = what.find("] ");
+  return what.starts_with("[json.exception.") && end != std::string_view::npos ? what.substr(end + 2) : what;
+}
+
 /// An earlier --json output. Exit 1 if unreadable (read_input's checks and size limit, as for
 /// every input) or not in that format. Files from before rounds existed (no "rounds" member)
 /// are read as one round with an unknown spread.
 Baseline read_baseline(const std::string& path) {
   const SecretBytes content = read_input(path);
   Baseline b{path, {}, false, {}};
+  const auto refuse = [&](std::string_view why) {
+    throw_failure(fmt::format("cannot use as a baseline: {}", printable(why)), input_name(path));
+  };
   try {
-    const std::string_view text(reinterpret_cast<const char*>(content.data()), content.size());
-    const json::Value doc = json::parse(text);
-    for (const json::Value& e : doc.as_array()) {
-      BaselineRow row{e.at("name").as_string(), {}, 0};
-      if (const json::Value* rounds = e.find("rounds")) {
+    const nlohmann::json doc = nlohmann::json::parse(content.view().begin(), content.view().end());
+    for (const nlohmann::json& e : array_of(doc, "the file (the output of bench --json)")) {
+      if (!e.is_object()) throw std::runtime_error(fmt::format("an entry must be an object, not {}", e.type_name()));
+      BaselineRow row{e.at("name").get<std::string>(), {}, 0};
+      if (e.contains("rounds")) {
         std::vector<double> medians;
-        for (const json::Value& m : rounds->as_array()) medians.push_back(static_cast<double>(m.as_int()));
+        for (const nlohmann::json& m : array_of(e.at("rounds"), fmt::format("'{}': rounds", row.name)))
+          medians.push_back(static_cast<double>(tick_count(m, row.name)));
         if (medians.empty() || *std::min_element(medians.begin(), medians.end()) <= 0)
           throw std::runtime_error(fmt::format("'{}': rounds must be positive tick counts", row.name));
         row.summary = bench_stats::summarize(medians);
       } else {
-        row.summary = {e.at("value").as_double(), std::nullopt};
+        row.summary = {e.at("value").get<double>(), std::nullopt};
         b.without_rounds = true;
       }
       if (!(row.summary.best > 0)) throw std::runtime_error(fmt::format("'{}': value must be positive", row.name));
-      if (const json::Value* g = e.find("timer_granularity"))
-        row.granularity = static_cast<std::uint64_t>(std::max<std::int64_t>(g->as_int(), 0));
-      if (const json::Value* refs = e.find("reference"))
-        for (const auto& [name, ticks] : refs->as_object()) b.references[name] = ticks.as_double();
+      if (e.contains("timer_granularity"))
+        row.granularity = static_cast<std::uint64_t>(std::max<std::int64_t>(tick_count(e.at("timer_granularity"), row.name), 0));
+      if (e.contains("reference")) {
+        const nlohmann::json& refs = e.at("reference");
+        if (!refs.is_object()) throw std::runtime_error(fmt::format("'{}': reference must be an object", row.name));
+        for (const auto& [name, ticks] : refs.items()) b.references[name] = ticks.get<double>();
+      }
       b.rows.push_back(std::move(row));
     }
+  } catch (const nlohmann::json::exception& e) {
+    refuse(json_message(e));
   } catch (const std::exception& e) {
-    throw_failure(fmt::format("cannot use as a baseline: {}", printable(e.what())), input_name(path));
+    refuse(e.what());
   }
   return b;
 }

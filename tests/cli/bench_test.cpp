@@ -14,12 +14,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "bench_kernels.hpp"
 #include "bench_stats.hpp"
 #include "pqkem.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
-#include "util/json.hpp"
 
 namespace {
 
@@ -43,23 +44,23 @@ Outcome run(const std::string& args) {
 /// Parses the output of `--iterations 10 --rounds R` and checks every entry's shape; returns
 /// the names.
 std::set<std::string> entries(const std::string& text, std::size_t rounds = 2) {
-  const pqkem::json::Value doc = pqkem::json::parse(text);
+  const nlohmann::json doc = nlohmann::json::parse(text);
   std::set<std::string> names;
-  for (const auto& e : doc.as_array()) {
+  for (const auto& e : doc.get_ref<const nlohmann::json::array_t&>()) {
     EXPECT_EQ(e.size(), 7u);
-    EXPECT_EQ(e.at("unit").as_string(), "ticks");
-    EXPECT_GT(e.at("value").as_int(), 0);
-    EXPECT_NE(e.at("extra").as_string().find("iterations=10;"), std::string::npos);
-    EXPECT_NE(e.at("extra").as_string().find("rounds=" + std::to_string(rounds) + ";"), std::string::npos);
+    EXPECT_EQ(e.at("unit").get<std::string>(), "ticks");
+    EXPECT_GT(e.at("value").get<std::int64_t>(), 0);
+    EXPECT_NE(e.at("extra").get<std::string>().find("iterations=10;"), std::string::npos);
+    EXPECT_NE(e.at("extra").get<std::string>().find("rounds=" + std::to_string(rounds) + ";"), std::string::npos);
     // value is the lowest round median.
-    const auto& r = e.at("rounds").as_array();
+    const auto& r = e.at("rounds").get_ref<const nlohmann::json::array_t&>();
     EXPECT_EQ(r.size(), rounds);
     std::int64_t lowest = INT64_MAX;
-    for (const auto& m : r) lowest = std::min(lowest, m.as_int());
-    EXPECT_EQ(e.at("value").as_int(), lowest);
-    EXPECT_GT(e.at("timer_granularity").as_int(), 0);
-    EXPECT_GT(e.at("reference").at("loop").as_int(), 0);
-    EXPECT_TRUE(names.insert(e.at("name").as_string()).second) << "duplicate " << e.at("name").as_string();
+    for (const auto& m : r) lowest = std::min(lowest, m.get<std::int64_t>());
+    EXPECT_EQ(e.at("value").get<std::int64_t>(), lowest);
+    EXPECT_GT(e.at("timer_granularity").get<std::int64_t>(), 0);
+    EXPECT_GT(e.at("reference").at("loop").get<std::int64_t>(), 0);
+    EXPECT_TRUE(names.insert(e.at("name").get<std::string>()).second) << "duplicate " << e.at("name").get<std::string>();
   }
   return names;
 }

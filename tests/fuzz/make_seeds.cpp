@@ -135,8 +135,5 @@ int main(int argc, char** argv) {
     const std::uint8_t s[1] = {static_cast<std::uint8_t>(p)};
     write("fuzz_ntt_plans", "plan-" + std::to_string(p), cat({s, pattern(512, 300 + p)}));
   }
-  write("fuzz_json", "object", std::string_view(R"({"a": [1, -2.5e3, true, false, null], "b": {"c": "\u00e9\n"}})"));
-  write("fuzz_json", "vectors", std::string_view(R"({"testGroups": [{"tgId": 1, "tests": [{"tcId": 1, "ek": "00ff"}]}]})"));
-  write("fuzz_json", "surrogate", std::string_view(R"(["\ud83d\ude00", 0, 1e-7, ""])"));
   return 0;
 }

@@ -74,8 +74,8 @@ for f in cmake/pqkem/pqkemConfig.cmake cmake/pqkem/pqkemConfigVersion.cmake \
          cmake/pqkem/pqkemTargets.cmake pkgconfig/pqkem.pc; do
   [[ -f $libdir/$f ]] || fail "${libdir#"$prefix"/}/$f not installed"
 done
-if grep -rqE 'pqkem_(json|core|objects)' "$libdir/cmake/pqkem"; then
-  fail "an internal target (pqkem_json, pqkem_core, pqkem_objects) is exported"
+if grep -rqE 'pqkem_(core|objects)' "$libdir/cmake/pqkem"; then
+  fail "an internal target (pqkem_core, pqkem_objects) is exported"
 fi
 if [[ $with_app == yes ]]; then
   for f in bin/pqkem share/man/man1/pqkem.1 share/bash-completion/completions/pqkem \

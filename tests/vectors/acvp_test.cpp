@@ -13,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "util/json.hpp"
 #include "mlkem/ntt.hpp"
 #include "pqkem.hpp"
 #include "support.hpp"
@@ -21,18 +20,20 @@
 namespace pqkem::test {
 namespace {
 
+using json = nlohmann::json;
+
 struct AcvpCase {
   std::int64_t tg_id;
   std::int64_t tc_id;
   Scheme scheme;
   std::string function;  // encapDecap: the group's "function"; keyGen: empty
-  const json::Value* prompt;
-  const json::Value* expected;
+  const json* prompt;
+  const json* expected;
 };
 
 struct AcvpFile {
-  json::Value prompt;
-  json::Value expected;
+  json prompt;
+  json expected;
   std::vector<AcvpCase> cases;
 };
 
@@ -40,34 +41,34 @@ struct AcvpFile {
 // (wrong mode, duplicate or unmatched case, unknown parameter set) throws and fails the test.
 AcvpFile load_acvp(const std::string& dir, const std::string& mode) {
   AcvpFile f;
-  f.prompt = json::parse_file(vector_file(dir + "/prompt.json"));
-  f.expected = json::parse_file(vector_file(dir + "/expectedResults.json"));
-  for (const json::Value* doc : {&f.prompt, &f.expected}) {
-    if (doc->at("algorithm").as_string() != "ML-KEM") throw std::runtime_error("not an ML-KEM ACVP file");
-    if (doc->at("mode").as_string() != mode)
-      throw std::runtime_error("unexpected ACVP mode " + doc->at("mode").as_string());
-    if (doc->at("revision").as_string() != "FIPS203") throw std::runtime_error("unexpected ACVP revision");
+  f.prompt = read_json_file(vector_file(dir + "/prompt.json"));
+  f.expected = read_json_file(vector_file(dir + "/expectedResults.json"));
+  for (const json* doc : {&f.prompt, &f.expected}) {
+    if (doc->at("algorithm").get<std::string>() != "ML-KEM") throw std::runtime_error("not an ML-KEM ACVP file");
+    if (doc->at("mode").get<std::string>() != mode)
+      throw std::runtime_error("unexpected ACVP mode " + doc->at("mode").get<std::string>());
+    if (doc->at("revision").get<std::string>() != "FIPS203") throw std::runtime_error("unexpected ACVP revision");
   }
-  if (f.prompt.at("vsId").as_int() != f.expected.at("vsId").as_int())
+  if (f.prompt.at("vsId").get<std::int64_t>() != f.expected.at("vsId").get<std::int64_t>())
     throw std::runtime_error("prompt and expectedResults have different vsId");
 
-  std::map<std::pair<std::int64_t, std::int64_t>, const json::Value*> expected;
-  for (const json::Value& group : f.expected.at("testGroups").as_array()) {
-    const std::int64_t tg = group.at("tgId").as_int();
-    for (const json::Value& tc : group.at("tests").as_array()) {
-      if (!expected.emplace(std::pair{tg, tc.at("tcId").as_int()}, &tc).second)
+  std::map<std::pair<std::int64_t, std::int64_t>, const json*> expected;
+  for (const json& group : f.expected.at("testGroups").get_ref<const json::array_t&>()) {
+    const std::int64_t tg = group.at("tgId").get<std::int64_t>();
+    for (const json& tc : group.at("tests").get_ref<const json::array_t&>()) {
+      if (!expected.emplace(std::pair{tg, tc.at("tcId").get<std::int64_t>()}, &tc).second)
         throw std::runtime_error("duplicate expected result tgId " + std::to_string(tg) + " tcId " +
-                                 std::to_string(tc.at("tcId").as_int()));
+                                 std::to_string(tc.at("tcId").get<std::int64_t>()));
     }
   }
 
   std::set<std::pair<std::int64_t, std::int64_t>> seen;
-  for (const json::Value& group : f.prompt.at("testGroups").as_array()) {
-    const std::int64_t tg = group.at("tgId").as_int();
-    const Scheme scheme = scheme_named(group.at("parameterSet").as_string());
-    const std::string function = group.contains("function") ? group.at("function").as_string() : std::string();
-    for (const json::Value& tc : group.at("tests").as_array()) {
-      const std::pair key{tg, tc.at("tcId").as_int()};
+  for (const json& group : f.prompt.at("testGroups").get_ref<const json::array_t&>()) {
+    const std::int64_t tg = group.at("tgId").get<std::int64_t>();
+    const Scheme scheme = scheme_named(group.at("parameterSet").get<std::string>());
+    const std::string function = group.contains("function") ? group.at("function").get<std::string>() : std::string();
+    for (const json& tc : group.at("tests").get_ref<const json::array_t&>()) {
+      const std::pair key{tg, tc.at("tcId").get<std::int64_t>()};
       if (!seen.insert(key).second)
         throw std::runtime_error("duplicate prompt tgId " + std::to_string(key.first) + " tcId " +
                                  std::to_string(key.second));
@@ -91,7 +92,7 @@ std::string case_label(const AcvpCase& c) {
          std::string(scheme_info(c.scheme).name) + (c.function.empty() ? "" : " " + c.function);
 }
 
-Bytes hex_field(const json::Value& v, std::string_view name) { return hex_decode(v.at(name).as_string()); }
+Bytes hex_field(const json& v, std::string_view name) { return hex_decode(v.at(name).get<std::string>()); }
 
 // keyGen: (d, z) -> (ek, dk). 25 AFT cases per parameter set.
 TEST(AcvpKeyGen, AllCases) {
@@ -191,7 +192,7 @@ TEST(AcvpEncapDecap, EncapsulationKeyCheck) {
     SCOPED_TRACE(case_label(c));
     run_case([&] {
       const Bytes ek = hex_field(*c.prompt, "ek");
-      if (c.expected->at("testPassed").as_bool()) {
+      if (c.expected->at("testPassed").get<bool>()) {
         EXPECT_TRUE(does_not_throw([&] { check_public_key(c.scheme, ek); }));
         EXPECT_TRUE(does_not_throw([&] { (void)encaps_derand(c.scheme, ek, m); }));
         ++accepted;
@@ -219,7 +220,7 @@ TEST(AcvpEncapDecap, DecapsulationKeyCheck) {
     run_case([&] {
       const Bytes dk = hex_field(*c.prompt, "dk");
       const Bytes ct(scheme_info(c.scheme).ct_bytes, 0);
-      if (c.expected->at("testPassed").as_bool()) {
+      if (c.expected->at("testPassed").get<bool>()) {
         EXPECT_TRUE(does_not_throw([&] { check_secret_key(c.scheme, dk); }));
         EXPECT_TRUE(does_not_throw([&] { (void)decaps(c.scheme, dk, ct); }));
         ++accepted;

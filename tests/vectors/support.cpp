@@ -38,6 +38,15 @@ std::string read_file(const std::filesystem::path& path) {
   return text;
 }
 
+nlohmann::json read_json_file(const std::filesystem::path& path) {
+  const std::string text = read_file(path);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
+}
+
 std::string read_gzip_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error("missing file " + path.string());

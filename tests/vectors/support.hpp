@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "error.hpp"
 #include "pqkem.hpp"
 #include "secret.hpp"
@@ -32,6 +34,10 @@ std::string read_file(const std::filesystem::path& path);
 /// Contents of a gzip file, decompressed by `gzip -dc` through popen (no library dependency).
 /// Throws if the file is missing or gzip fails (exit status != 0).
 std::string read_gzip_file(const std::filesystem::path& path);
+
+/// A JSON file, parsed. Throws std::runtime_error naming the file if it cannot be read or is not
+/// JSON. Accessors of nlohmann::json throw on a missing key or a wrong type (at(), get<T>()).
+nlohmann::json read_json_file(const std::filesystem::path& path);
 
 /// Splits text into lines at '\n' (a final newline does not start an empty line; '\r' is an error).
 std::vector<std::string> split_lines(std::string_view text);

@@ -12,39 +12,40 @@
 #include <string>
 #include <vector>
 
-#include "util/json.hpp"
 #include "pqkem.hpp"
 #include "support.hpp"
 
 namespace pqkem::test {
 namespace {
 
+using json = nlohmann::json;
+
 struct WycheproofFile {
-  json::Value doc;
-  std::vector<const json::Value*> tests;  // every test of every group, in file order
+  json doc;
+  std::vector<const json*> tests;  // every test of every group, in file order
 };
 
 // Loads a Wycheproof file, checks its header (algorithm, schema, parameter set of every group)
 // and that numberOfTests equals both the number of tests present and the documented count.
 WycheproofFile load_wycheproof(const std::string& name, const std::string& schema, std::size_t documented) {
   WycheproofFile f;
-  f.doc = json::parse_file(vector_file("mlkem/wycheproof/" + name));
-  if (f.doc.at("algorithm").as_string() != "ML-KEM") throw std::runtime_error(name + ": not ML-KEM");
-  if (f.doc.at("schema").as_string() != schema) throw std::runtime_error(name + ": unexpected schema");
+  f.doc = read_json_file(vector_file("mlkem/wycheproof/" + name));
+  if (f.doc.at("algorithm").get<std::string>() != "ML-KEM") throw std::runtime_error(name + ": not ML-KEM");
+  if (f.doc.at("schema").get<std::string>() != schema) throw std::runtime_error(name + ": unexpected schema");
   std::set<std::int64_t> ids;
-  for (const json::Value& group : f.doc.at("testGroups").as_array()) {
-    if (scheme_named(group.at("parameterSet").as_string()) != Scheme::MlKem512)
+  for (const json& group : f.doc.at("testGroups").get_ref<const json::array_t&>()) {
+    if (scheme_named(group.at("parameterSet").get<std::string>()) != Scheme::MlKem512)
       throw std::runtime_error(name + ": group for another parameter set");
-    for (const json::Value& t : group.at("tests").as_array()) {
-      if (!ids.insert(t.at("tcId").as_int()).second)
-        throw std::runtime_error(name + ": duplicate tcId " + std::to_string(t.at("tcId").as_int()));
-      const std::string& result = t.at("result").as_string();
+    for (const json& t : group.at("tests").get_ref<const json::array_t&>()) {
+      if (!ids.insert(t.at("tcId").get<std::int64_t>()).second)
+        throw std::runtime_error(name + ": duplicate tcId " + std::to_string(t.at("tcId").get<std::int64_t>()));
+      const std::string& result = t.at("result").get<std::string>();
       if (result != "valid" && result != "invalid")  // "acceptable" would need a policy; none exist
         throw std::runtime_error(name + ": unexpected result \"" + result + "\"");
       f.tests.push_back(&t);
     }
   }
-  if (static_cast<std::size_t>(f.doc.at("numberOfTests").as_int()) != f.tests.size())
+  if (static_cast<std::size_t>(f.doc.at("numberOfTests").get<std::int64_t>()) != f.tests.size())
     throw std::runtime_error(name + ": numberOfTests does not match the tests present");
   if (f.tests.size() != documented)
     throw std::runtime_error(name + ": " + std::to_string(f.tests.size()) + " tests, documented " +
@@ -52,26 +53,23 @@ WycheproofFile load_wycheproof(const std::string& name, const std::string& schem
   return f;
 }
 
-std::string label(const json::Value& t) {
-  const json::Value* comment = t.find("comment");
-  return "tcId " + std::to_string(t.at("tcId").as_int()) + (comment ? " (" + comment->as_string() + ")" : "");
+std::string comment_of(const json& t) { return t.contains("comment") ? t.at("comment").get<std::string>() : std::string(); }
+
+std::string label(const json& t) {
+  const std::string comment = comment_of(t);
+  return "tcId " + std::to_string(t.at("tcId").get<std::int64_t>()) + (t.contains("comment") ? " (" + comment + ")" : "");
 }
 
-std::set<std::string> flags_of(const json::Value& t) {
+std::set<std::string> flags_of(const json& t) {
   std::set<std::string> flags;
-  if (const json::Value* f = t.find("flags"))
-    for (const json::Value& v : f->as_array()) flags.insert(v.as_string());
+  if (t.contains("flags"))
+    for (const json& v : t.at("flags").get_ref<const json::array_t&>()) flags.insert(v.get<std::string>());
   return flags;
-}
-
-std::string comment_of(const json::Value& t) {
-  const json::Value* c = t.find("comment");
-  return c ? c->as_string() : std::string();
 }
 
 bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
-Bytes field(const json::Value& t, std::string_view name) { return hex_decode(t.at(name).as_string()); }
+Bytes field(const json& t, std::string_view name) { return hex_decode(t.at(name).get<std::string>()); }
 
 constexpr Scheme kScheme = Scheme::MlKem512;
 
@@ -85,14 +83,14 @@ TEST(WycheproofMlKem512, Decaps) {
   const WycheproofFile f = load_wycheproof("mlkem_512_test.json", "mlkem_test_schema.json", 193);
   const SchemeInfo& info = scheme_info(kScheme);
   std::map<std::string, int> kinds;
-  for (const json::Value* tp : f.tests) {
-    const json::Value& t = *tp;
+  for (const json* tp : f.tests) {
+    const json& t = *tp;
     SCOPED_TRACE(label(t));
     run_case([&] {
       const Bytes seed = field(t, "seed");
       const Bytes c = field(t, "c");
       const std::string comment = comment_of(t);
-      if (t.at("result").as_string() == "valid") {
+      if (t.at("result").get<std::string>() == "valid") {
         ASSERT_EQ(seed.size(), info.seed_bytes);
         const KeyPair kp = keygen_derand(kScheme, seed);
         EXPECT_TRUE(bytes_equal(kp.pk, field(t, "ek"))) << "ek";
@@ -129,15 +127,15 @@ TEST(WycheproofMlKem512, Encaps) {
   const WycheproofFile f = load_wycheproof("mlkem_512_encaps_test.json", "mlkem_encaps_test_schema.json", 261);
   const SchemeInfo& info = scheme_info(kScheme);
   std::map<std::string, int> kinds;
-  for (const json::Value* tp : f.tests) {
-    const json::Value& t = *tp;
+  for (const json* tp : f.tests) {
+    const json& t = *tp;
     SCOPED_TRACE(label(t));
     run_case([&] {
       const Bytes ek = field(t, "ek");
       const Bytes m = field(t, "m");
       ASSERT_EQ(m.size(), 32u);
       const std::string comment = comment_of(t);
-      if (t.at("result").as_string() == "valid") {
+      if (t.at("result").get<std::string>() == "valid") {
         EXPECT_TRUE(does_not_throw([&] { check_public_key(kScheme, ek); }));
         const Encapsulation enc = encaps_derand(kScheme, ek, m);
         EXPECT_TRUE(bytes_equal(enc.ct, field(t, "c"))) << "c";
@@ -172,11 +170,11 @@ TEST(WycheproofMlKem512, KeygenSeed) {
   const WycheproofFile f =
       load_wycheproof("mlkem_512_keygen_seed_test.json", "mlkem_keygen_seed_test_schema.json", 100);
   int n = 0;
-  for (const json::Value* tp : f.tests) {
-    const json::Value& t = *tp;
+  for (const json* tp : f.tests) {
+    const json& t = *tp;
     SCOPED_TRACE(label(t));
     run_case([&] {
-      ASSERT_EQ(t.at("result").as_string(), "valid") << "this file is documented to hold only valid cases";
+      ASSERT_EQ(t.at("result").get<std::string>(), "valid") << "this file is documented to hold only valid cases";
       const KeyPair kp = keygen_derand(kScheme, field(t, "seed"));
       EXPECT_TRUE(bytes_equal(kp.pk, field(t, "ek"))) << "ek";
       EXPECT_TRUE(bytes_equal(kp.sk.view(), field(t, "dk"))) << "dk";
@@ -195,15 +193,15 @@ TEST(WycheproofMlKem512, SemiExpandedDecaps) {
       load_wycheproof("mlkem_512_semi_expanded_decaps_test.json", "mlkem_semi_expanded_decaps_test_schema.json", 9);
   const SchemeInfo& info = scheme_info(kScheme);
   std::map<std::string, int> kinds;
-  for (const json::Value* tp : f.tests) {
-    const json::Value& t = *tp;
+  for (const json* tp : f.tests) {
+    const json& t = *tp;
     SCOPED_TRACE(label(t));
     run_case([&] {
       const Bytes dk = field(t, "dk");
       const Bytes c = field(t, "c");
       const Bytes ek = field(t, "ek");
       const std::set<std::string> flags = flags_of(t);
-      if (t.at("result").as_string() == "valid") {
+      if (t.at("result").get<std::string>() == "valid") {
         EXPECT_TRUE(does_not_throw([&] { check_secret_key(kScheme, dk); }));
         EXPECT_TRUE(bytes_equal(public_key_from_secret_key(kScheme, dk), ek)) << "ek embedded in dk";
         const SecretBytes k = decaps(kScheme, dk, c);
