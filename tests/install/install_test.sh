@@ -14,7 +14,8 @@
 # to a declaration of the installed headers (a pqkem:: function or class marked PQKEM_API; no
 # pqkem::mlkem::, ntru::, simd::, hash:: ... internals, no std:: or OpenSSL symbols), and every
 # PQKEM_API declaration must be exported. The consumers find it through RPATH (CMake's, and
-# -Wl,-rpath with pkg-config) and through LD_LIBRARY_PATH.
+# -Wl,-rpath with pkg-config) and through LD_LIBRARY_PATH. The library built with --shared-from
+# must hold no benchmark code either (no_bench_test.sh).
 set -euo pipefail
 cmake=$1 build=$2 work=$3 src=$4 cxx=$5 pkgconfig=$6 nm=$7
 shift 7
@@ -60,6 +61,10 @@ case $lib in
   *) kind=static ;;
 esac
 if [[ -n $shared_from && $kind != shared ]]; then fail "the shared build installed $lib"; fi
+# install.no_bench checks the build's own library; this one is built here.
+if [[ -n $shared_from ]]; then
+  bash "$(dirname "$0")/no_bench_test.sh" "$nm" "$prefix" || fail "benchmark code in libpqkem.so"
+fi
 if [[ $kind == shared && -e $libdir/libpqkem.a ]]; then fail "a shared build installed libpqkem.a too"; fi
 headers=(include/pqkem/pqkem.hpp include/pqkem/error.hpp include/pqkem/secret.hpp
          include/pqkem/kat.hpp include/pqkem/export.hpp)
