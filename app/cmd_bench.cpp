@@ -397,23 +397,27 @@ double percent(const std::optional<double>& x) { return 100 * x.value_or(0.0); }
 
 void print_json(const std::vector<Row>& results, double rate, std::uint64_t granularity,
                 const std::vector<Row>& references) {
-  std::vector<std::string> refs;
-  for (const Row& r : references) refs.push_back(fmt::format("\"{}\": {}", r.item, r.best()));
-  const std::string reference = fmt::format("{{{}}}", fmt::join(refs, ", "));
-  std::string out = "[\n";
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const Row& r = results[i];
+  JsonValue reference = JsonValue::object();
+  for (const Row& r : references) reference.add_number(r.item, r.best());
+  JsonValue out = JsonValue::array();
+  for (const Row& r : results) {
     const bench_stats::Summary s = r.summary();
-    out += fmt::format(
-        "  {{\"name\": {}, \"unit\": \"ticks\", \"value\": {}, \"extra\": \"p10={} ticks; spread={:.1f}%; rounds={}; "
-        "iterations={}; ops_per_s={:.0f}; tsc_ghz={:.3f}; timer_granularity={} ticks\", \"rounds\": [{}], "
-        "\"timer_granularity\": {}, \"reference\": {}}}{}\n",
-        json_string(r.name()), r.best(), r.p10(), percent(s.spread), r.rounds.size(), r.iterations,
-        rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)), rate / 1e9, granularity,
-        fmt::join(r.rounds, ", "), granularity, reference, i + 1 < results.size() ? "," : "");
+    JsonValue rounds = JsonValue::array();
+    for (const std::uint64_t m : r.rounds) rounds.push(JsonValue::number(m));
+    out.push(JsonValue::object()
+                 .add_string("name", r.name())
+                 .add_string("unit", "ticks")
+                 .add_number("value", r.best())
+                 .add_string("extra", fmt::format("p10={} ticks; spread={:.1f}%; rounds={}; iterations={}; "
+                                                  "ops_per_s={:.0f}; tsc_ghz={:.3f}; timer_granularity={} ticks",
+                                                  r.p10(), percent(s.spread), r.rounds.size(), r.iterations,
+                                                  rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)),
+                                                  rate / 1e9, granularity))
+                 .add("rounds", std::move(rounds))
+                 .add_number("timer_granularity", granularity)
+                 .add("reference", reference));
   }
-  out += "]\n";
-  write_stdout(out);
+  write_stdout(out.dump());
 }
 
 std::string group_digits(std::uint64_t v) {

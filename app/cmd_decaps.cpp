@@ -24,12 +24,12 @@ void run_decaps(const DecapsOptions& opts) {
     const auto& info = scheme_info(s);
     const Bytes pk = with_file_context("invalid secret key", input_name(opts.sk_path),
                                        [&] { return public_key_from_secret_key(s, sk); });
-    JsonObject j = json_report("decaps", info, opts.format);
+    JsonValue j = json_report("decaps", info, opts.format);
     j.add_string("secret_key", opts.sk_path)
         .add_string("public_key_sha256", sha256_hex(pk))
         .add_string("ciphertext", opts.ct_path)
         .add_string("ciphertext_sha256", sha256_hex(ct))
-        .add_json("files", json_files(pending, {"shared_secret"}))
+        .add("files", json_files(pending, {"shared_secret"}))
         .add_number("ciphertext_bytes", ct.size())
         .add_number("shared_secret_bytes", ss.size());
     add_json_report(pending, j);

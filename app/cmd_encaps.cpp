@@ -32,10 +32,10 @@ void run_encaps(const EncapsOptions& opts) {
   pending.push_back({outputs[0], encode_output(result.ct, opts.format), false});
   pending.push_back({outputs[1], encode_output(result.ss.view(), opts.format), true});
   if (opts.json) {
-    JsonObject j = json_report("encaps", info, opts.format);
+    JsonValue j = json_report("encaps", info, opts.format);
     j.add_string("public_key", opts.pk_path)
         .add_string("public_key_sha256", sha256_hex(pk))
-        .add_json("files", json_files(pending, {"ciphertext", "shared_secret"}))
+        .add("files", json_files(pending, {"ciphertext", "shared_secret"}))
         .add_number("ciphertext_bytes", result.ct.size())
         .add_number("shared_secret_bytes", result.ss.size())
         .add_string("ciphertext_sha256", sha256_hex(result.ct));

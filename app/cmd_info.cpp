@@ -47,18 +47,18 @@ struct Report {
     std::string text_key;
     std::string json_key;
     std::string text;
-    std::string json;
+    JsonValue json;
   };
   std::vector<Field> fields;
 
   void add_string(const std::string& text_key, const std::string& json_key, const std::string& value) {
-    fields.push_back({text_key, json_key, value, json_string(value)});
+    fields.push_back({text_key, json_key, value, JsonValue::string(value)});
   }
   void add_number(const std::string& text_key, const std::string& json_key, std::size_t value) {
-    fields.push_back({text_key, json_key, std::to_string(value), std::to_string(value)});
+    fields.push_back({text_key, json_key, std::to_string(value), JsonValue::number(value)});
   }
   void add_null(const std::string& text_key, const std::string& json_key, const std::string& text) {
-    fields.push_back({text_key, json_key, text, "null"});
+    fields.push_back({text_key, json_key, text, JsonValue()});
   }
 
   [[nodiscard]] std::string text() const {
@@ -69,10 +69,9 @@ struct Report {
     return out;
   }
   [[nodiscard]] std::string json() const {
-    std::string out = "{";
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      out += fmt::format("{}\n  {}: {}", i == 0 ? "" : ",", json_string(fields[i].json_key), fields[i].json);
-    return out + "\n}\n";
+    JsonValue j = JsonValue::object();
+    for (const auto& f : fields) j.add(f.json_key, f.json);
+    return j.dump();
   }
 };
 
@@ -119,10 +118,10 @@ void run_info(const InfoOptions& opts) {
   r.add_string("file", "file", file);
   const auto common = [&](Kind kind, const KeyInput& src) {
     r.add_string("kind", "kind", kind_text(kind));
-    r.fields.back().json = json_string(kind_json(kind));
+    r.fields.back().json = JsonValue::string(kind_json(kind));
     r.add_string("format", "format", format_name(format));
     r.add_string("encoding", "encoding", encoding_text(src, kind));
-    r.fields.back().json = json_string(!src.der ? "raw" : kind == Kind::secret_key ? "pkcs8" : "spki");
+    r.fields.back().json = JsonValue::string(!src.der ? "raw" : kind == Kind::secret_key ? "pkcs8" : "spki");
     r.add_number("file bytes", "file_bytes", file_bytes);
   };
   const auto describe_secret = [&](SecretKeyInput sk, const KeyInput& src) {

@@ -43,9 +43,9 @@ void run_keygen(const KeygenOptions& opts) {
   pending.push_back({outputs[0], encode_public_key(s, key.pk, opts.format), false});
   pending.push_back({outputs[1], encode_secret_key(key, opts.format, form), true});
   if (opts.json) {
-    JsonObject j = json_report("keygen", info, opts.format);
+    JsonValue j = json_report("keygen", info, opts.format);
     j.add_string("secret_key_form", keyfile::form_name(form))
-        .add_json("files", json_files(pending, {"public_key", "secret_key"}))
+        .add("files", json_files(pending, {"public_key", "secret_key"}))
         .add_number("public_key_bytes", key.pk.size())
         .add_number("secret_key_bytes", info.sk_bytes)
         .add_string("public_key_sha256", sha256_hex(key.pk));

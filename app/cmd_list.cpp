@@ -12,7 +12,6 @@ namespace pqkem::cli {
 namespace {
 
 const char* yes_no(bool b) noexcept { return b ? "yes" : "no"; }
-const char* json_bool(bool b) noexcept { return b ? "true" : "false"; }
 
 std::string list_text() {
   std::size_t name_width = 9;  // "algorithm"
@@ -44,33 +43,38 @@ std::string list_text() {
 }
 
 std::string list_json() {
-  std::string out = fmt::format("{{\n  \"version\": {},\n  \"algorithms\": [\n", json_string(pqkem::version()));
-  bool first = true;
+  JsonValue algorithms = JsonValue::array();
   for (const auto& info : all_schemes()) {
-    out += first ? "" : ",\n";
-    first = false;
-    out += fmt::format(
-        "    {{\"name\": {}, \"family\": {}, \"standard\": {}, \"public_key_bytes\": {}, \"secret_key_bytes\": {}, "
-        "\"ciphertext_bytes\": {}, \"shared_secret_bytes\": {}, \"seed_bytes\": {}, \"keygen_coin_bytes\": {}, "
-        "\"encaps_coin_bytes\": {}}}",
-        json_string(info.name), json_string(info.family), json_string(info.standard), info.pk_bytes, info.sk_bytes,
-        info.ct_bytes, info.ss_bytes, info.seed_bytes, info.keygen_coin_bytes(), info.encaps_coin_bytes());
+    algorithms.push(JsonValue::object()
+                        .add_string("name", info.name)
+                        .add_string("family", info.family)
+                        .add_string("standard", info.standard)
+                        .add_number("public_key_bytes", info.pk_bytes)
+                        .add_number("secret_key_bytes", info.sk_bytes)
+                        .add_number("ciphertext_bytes", info.ct_bytes)
+                        .add_number("shared_secret_bytes", info.ss_bytes)
+                        .add_number("seed_bytes", info.seed_bytes)
+                        .add_number("keygen_coin_bytes", info.keygen_coin_bytes())
+                        .add_number("encaps_coin_bytes", info.encaps_coin_bytes()));
   }
-  out += fmt::format("\n  ],\n  \"random_source\": {{\"name\": {}, \"description\": {}}}",
-                     json_string(random_source_name(random_source())),
-                     json_string(random_source_description(random_source())));
-  out += ",\n  \"implementations\": [";
-  first = true;
-  for (const auto name : simd::usable_implementations()) {
-    out += (first ? "" : ", ") + json_string(name);
-    first = false;
-  }
+  JsonValue impls = JsonValue::array();
+  for (const auto name : simd::usable_implementations()) impls.push(JsonValue::string(name));
   const auto& f = simd::cpu_features();
-  out += fmt::format(
-      "],\n  \"cpu\": {{\"brand\": {}, \"avx2\": {}, \"bmi2\": {}, \"popcnt\": {}, \"pclmulqdq\": {}, \"avx512f\": {}}}\n}}\n",
-      json_string(simd::cpu_brand()), json_bool(f.avx2), json_bool(f.bmi2), json_bool(f.popcnt), json_bool(f.pclmul),
-      json_bool(f.avx512f));
-  return out;
+  return JsonValue::object()
+      .add_string("version", pqkem::version())
+      .add("algorithms", std::move(algorithms))
+      .add("random_source", JsonValue::object()
+                                .add_string("name", random_source_name(random_source()))
+                                .add_string("description", random_source_description(random_source())))
+      .add("implementations", std::move(impls))
+      .add("cpu", JsonValue::object()
+                      .add_string("brand", simd::cpu_brand())
+                      .add_bool("avx2", f.avx2)
+                      .add_bool("bmi2", f.bmi2)
+                      .add_bool("popcnt", f.popcnt)
+                      .add_bool("pclmulqdq", f.pclmul)
+                      .add_bool("avx512f", f.avx512f))
+      .dump();
 }
 
 }  // namespace

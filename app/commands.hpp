@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "json.hpp"
 #include "output.hpp"
 #include "keyfile/keyfile.hpp"
 #include "pqkem.hpp"
@@ -261,32 +262,18 @@ SecretBytes encode_public_key(Scheme s, ByteView pk, Format format);
 /// expanded key).
 SecretBytes encode_secret_key(const keyfile::PrivateKey& key, Format format, keyfile::PrivateKeyForm form);
 
-/// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
-std::string json_string(std::string_view s);
-
 /// --json on keygen, encaps and decaps: one JSON object on stdout describing what was written
-/// (never secret material). Fields keep their insertion order, one per line.
-class JsonObject {
-public:
-  JsonObject& add_string(std::string_view key, std::string_view value);
-  JsonObject& add_number(std::string_view key, std::size_t value);
-  /// `json` is already a JSON value (an array or object).
-  JsonObject& add_json(std::string_view key, std::string json);
-  [[nodiscard]] std::string str() const;
-
-private:
-  std::vector<std::pair<std::string, std::string>> m_fields;
-};
-/// The fields every --json report starts with: command, algorithm and data format.
-JsonObject json_report(std::string_view command, const SchemeInfo& info, Format format);
+/// (never secret material). The fields every report starts with: command, algorithm and data
+/// format.
+JsonValue json_report(std::string_view command, const SchemeInfo& info, Format format);
 /// The JSON array describing `outputs` as written: option, path, kind (`kinds`, one per output)
 /// and the bytes written.
-std::string json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds);
+JsonValue json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds);
 /// Lower-case hex SHA-256 of `data` (fingerprints of public keys and ciphertexts).
 std::string sha256_hex(ByteView data);
 /// Queues `report` for stdout with the other outputs, so write_outputs prints it before any
 /// file is renamed into place: if stdout fails, no file is written (all-or-nothing).
-void add_json_report(std::vector<PendingOutput>& outputs, const JsonObject& report);
+void add_json_report(std::vector<PendingOutput>& outputs, const JsonValue& report);
 
 /// Runs `f`, turning a library pqkem::Error into a CliError (exit 1) that names `file`,
 /// prefixed with `context`.

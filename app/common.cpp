@@ -118,46 +118,6 @@ std::optional<std::size_t> seed_size(Scheme s) noexcept {
   return info.seed_bytes;
 }
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const char c = s[i];
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 0x80) {
-      // JSON text is UTF-8: a whole well-formed character is copied, any other byte becomes
-      // U+FFFD, so the output always parses (the commands refuse such paths before this, see
-      // require_json_paths).
-      const std::size_t len = utf8_char_at(s, i);
-      out += len == 0 ? std::string_view("\\ufffd") : s.substr(i, len);
-      i += std::max<std::size_t>(len, 1);
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (b < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(b));
-        } else {
-          out += c;
-        }
-    }
-    ++i;
-  }
-  return out + "\"";
-}
-
 void require_data_format(Format format) {
   if (format == Format::pem || format == Format::der)
     throw_usage(fmt::format("--format {} is for key files (keygen, pubkey, convert); ciphertexts and shared "
@@ -484,36 +444,16 @@ Bytes read_ciphertext(const std::string& path, Scheme s) {
 
 namespace pqkem::cli {
 
-JsonObject& JsonObject::add_string(std::string_view key, std::string_view value) {
-  m_fields.emplace_back(std::string(key), json_string(value));
-  return *this;
-}
-
-JsonObject& JsonObject::add_number(std::string_view key, std::size_t value) {
-  m_fields.emplace_back(std::string(key), std::to_string(value));
-  return *this;
-}
-
-JsonObject& JsonObject::add_json(std::string_view key, std::string json) {
-  m_fields.emplace_back(std::string(key), std::move(json));
-  return *this;
-}
-
-std::string JsonObject::str() const {
-  std::string out = "{";
-  for (std::size_t i = 0; i < m_fields.size(); ++i)
-    out += fmt::format("{}\n  {}: {}", i == 0 ? "" : ",", json_string(m_fields[i].first), m_fields[i].second);
-  return out + "\n}\n";
-}
-
-std::string json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds) {
-  std::string out = "[";
+JsonValue json_files(const std::vector<PendingOutput>& outputs, const std::vector<std::string_view>& kinds) {
+  JsonValue files = JsonValue::array();
   for (std::size_t i = 0; i < outputs.size(); ++i) {
-    out += fmt::format("{}\n    {{\"option\": {}, \"path\": {}, \"kind\": {}, \"bytes\": {}}}", i == 0 ? "" : ",",
-                       json_string(outputs[i].target.option), json_string(outputs[i].target.path),
-                       json_string(i < kinds.size() ? kinds[i] : std::string_view{}), outputs[i].data.size());
+    files.push(JsonValue::object()
+                   .add_string("option", outputs[i].target.option)
+                   .add_string("path", outputs[i].target.path)
+                   .add_string("kind", i < kinds.size() ? kinds[i] : std::string_view{})
+                   .add_number("bytes", outputs[i].data.size()));
   }
-  return out + "\n  ]";
+  return files;
 }
 
 std::string sha256_hex(ByteView data) {
@@ -522,14 +462,14 @@ std::string sha256_hex(ByteView data) {
   return out;
 }
 
-JsonObject json_report(std::string_view command, const SchemeInfo& info, Format format) {
-  JsonObject j;
+JsonValue json_report(std::string_view command, const SchemeInfo& info, Format format) {
+  JsonValue j = JsonValue::object();
   j.add_string("command", command).add_string("algorithm", info.name).add_string("format", format_name(format));
   return j;
 }
 
-void add_json_report(std::vector<PendingOutput>& outputs, const JsonObject& report) {
-  const std::string text = report.str();
+void add_json_report(std::vector<PendingOutput>& outputs, const JsonValue& report) {
+  const std::string text = report.dump();
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   outputs.push_back({{"-", "--json"}, SecretBytes(ByteView(p, text.size())), false});
 }
