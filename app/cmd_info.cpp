@@ -75,12 +75,6 @@ struct Report {
   }
 };
 
-std::string hex(ByteView bytes) {
-  std::string out;
-  for (const auto b : bytes) out += fmt::format("{:02x}", b);
-  return out;
-}
-
 std::string encoding_text(const KeyInput& in, Kind kind) {
   if (!in.der) return "raw";
   return kind == Kind::secret_key ? "PKCS#8 (RFC 5958, RFC 9935)" : "SubjectPublicKeyInfo (RFC 5280, RFC 9935)";
@@ -97,7 +91,7 @@ void add_algorithm(Report& r, Scheme s) {
 }
 
 void add_fingerprint(Report& r, ByteView pk, const std::string& text_key) {
-  r.add_string(text_key, "public_key_sha256", hex(keyfile::sha256(pk)));
+  r.add_string(text_key, "public_key_sha256", sha256_hex(pk));
 }
 
 }  // namespace

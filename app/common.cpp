@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "mlkem/ntt.hpp"
 #include "simd/dispatch.hpp"
+#include "util/hex.hpp"
 
 namespace pqkem::cli {
 namespace {
@@ -457,8 +458,9 @@ JsonValue json_files(const std::vector<PendingOutput>& outputs, const std::vecto
 }
 
 std::string sha256_hex(ByteView data) {
-  std::string out;
-  for (const auto b : keyfile::sha256(data)) out += fmt::format("{:02x}", b);
+  const auto digest = keyfile::sha256(data);
+  std::string out(2 * digest.size(), '\0');
+  hex::encode(digest.data(), digest.size(), out.data());
   return out;
 }
 

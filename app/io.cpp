@@ -13,6 +13,7 @@
 
 #include "ct.hpp"
 #include "util/ascii.hpp"
+#include "util/hex.hpp"
 
 namespace pqkem::cli {
 
@@ -107,20 +108,11 @@ std::string output_name(const std::string& path) { return path == "-" ? "stdout"
 namespace {
 
 // Hex digits of secret keys and seeds are secret: which range a digit falls in must not show in
-// the timing, so these classifiers are branch-free (ct::in_range_mask), not short-circuit tests.
-std::uint32_t hex_digit_mask(unsigned char c) noexcept {
-  return ct::in_range_mask(c, '0', '9') | ct::in_range_mask(c, 'a', 'f') | ct::in_range_mask(c, 'A', 'F');
-}
-
-bool is_hex_digit(unsigned char c) noexcept { return hex_digit_mask(c) != 0; }
+// the timing, so the classifiers are branch-free (hex::digit_mask, ct::in_range_mask).
+bool is_hex_digit(unsigned char c) noexcept { return hex::digit_mask(c) != 0; }
 
 std::uint32_t space_mask(unsigned char c) noexcept {
   return ct::in_range_mask(c, '\t', '\r') | ct::in_range_mask(c, ' ', ' ');
-}
-
-unsigned hex_value(unsigned char c) noexcept {
-  return (ct::in_range_mask(c, '0', '9') & (c - '0')) | (ct::in_range_mask(c, 'a', 'f') & (c - 'a' + 10u)) |
-         (ct::in_range_mask(c, 'A', 'F') & (c - 'A' + 10u));
 }
 
 /// How many bytes of `text` are hex digits, whitespace (space, \t \n \v \f \r) and other
@@ -183,9 +175,9 @@ SecretBytes decode_hex(ByteView text, std::size_t digits) {
   for (const auto c : text) {
     if (!is_hex_digit(c)) continue;
     if (n % 2 == 0) {
-      hi = hex_value(c);
+      hi = hex::digit_value(c);
     } else {
-      out[n / 2] = static_cast<std::uint8_t>((hi << 4) | hex_value(c));
+      out[n / 2] = static_cast<std::uint8_t>((hi << 4) | hex::digit_value(c));
     }
     ++n;
   }
@@ -284,10 +276,7 @@ SecretBytes encode_output(ByteView data, Format format) {
     throw std::logic_error("encode_output: pem and der need a key structure");
   if (format == Format::bin) return SecretBytes(data);
   SecretBytes out(2 * data.size() + 1);
-  for (std::size_t i = 0; i < data.size(); ++i) {  // secret keys too: no table lookup (ct::hex_digit)
-    out[2 * i] = static_cast<std::uint8_t>(ct::hex_digit(data[i] >> 4));
-    out[2 * i + 1] = static_cast<std::uint8_t>(ct::hex_digit(data[i] & 0xfu));
-  }
+  hex::encode(data.data(), data.size(), out.data());  // secret keys too: constant time
   out[2 * data.size()] = '\n';
   return out;
 }

@@ -34,13 +34,6 @@ inline std::uint32_t in_range_mask(std::uint32_t c, std::uint32_t lo, std::uint3
   return value_barrier(outside) - 1u;
 }
 
-/// The hex digit of the nibble n (0..15): '0'..'9', then 'a'..'f' ('A'..'F' if `upper`), with
-/// neither a table lookup nor a branch on n (hex of secret keys).
-inline char hex_digit(std::uint32_t n, bool upper = false) noexcept {
-  const std::uint32_t letters = static_cast<std::uint32_t>(upper ? 'A' : 'a') - '0' - 10;
-  return static_cast<char>('0' + n + (in_range_mask(n, 10, 15) & letters));
-}
-
 /// 0xFF if the n bytes of a and b are equal, else 0x00. Reads every byte.
 inline std::uint8_t equal_mask(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept {
   std::uint32_t diff = 0;

@@ -10,6 +10,7 @@
 
 #include "ct.hpp"
 #include "error.hpp"
+#include "util/hex.hpp"
 
 namespace pqkem {
 namespace {
@@ -57,10 +58,8 @@ SecretBytes record_text(int i, std::initializer_list<Field> fields) {
   for (const Field& f : fields) {
     put(f.name);
     put(kEquals);
-    for (const std::uint8_t b : f.bytes) {  // sk and ss too: no table lookup
-      *p++ = static_cast<std::uint8_t>(ct::hex_digit(b >> 4, true));
-      *p++ = static_cast<std::uint8_t>(ct::hex_digit(b & 15u, true));
-    }
+    hex::encode(f.bytes.data(), f.bytes.size(), p, true);  // sk and ss too: constant time
+    p += 2 * f.bytes.size();
     put("\n");
   }
   put("\n");

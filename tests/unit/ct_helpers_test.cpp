@@ -31,13 +31,5 @@ TEST(CtHelpers, EqualMaskAndSelect) {
   EXPECT_EQ(out, y);
 }
 
-TEST(CtHelpers, HexDigitMatchesTheDigitStringsForEveryNibble) {
-  static constexpr char kLower[] = "0123456789abcdef", kUpper[] = "0123456789ABCDEF";
-  for (std::uint32_t n = 0; n < 16; ++n) {
-    EXPECT_EQ(hex_digit(n), kLower[n]) << n;
-    EXPECT_EQ(hex_digit(n, true), kUpper[n]) << n;
-  }
-}
-
 }  // namespace
 }  // namespace pqkem::ct

@@ -7,6 +7,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "util/hex.hpp"
+
 #ifndef PQKEM_VECTORS_DIR
 #error "PQKEM_VECTORS_DIR must be defined (the CMake cache variable of the same name)"
 #endif
@@ -100,39 +102,28 @@ std::map<std::string, std::string> parse_key_values(std::string_view text) {
   return kv;
 }
 
-namespace {
-int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string hex_encode_with(ByteView bytes, const char* digits) {
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (const std::uint8_t b : bytes) {
-    s += digits[b >> 4];
-    s += digits[b & 15];
-  }
-  return s;
-}
-}  // namespace
-
-Bytes hex_decode(std::string_view hex) {
-  if (hex.size() % 2 != 0) throw std::runtime_error("hex string of odd length " + std::to_string(hex.size()));
-  Bytes out(hex.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0)
-      throw std::runtime_error("invalid hex digit at offset " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1));
-    out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+Bytes hex_decode(std::string_view text) {
+  if (text.size() % 2 != 0) throw std::runtime_error("hex string of odd length " + std::to_string(text.size()));
+  Bytes out(text.size() / 2);
+  if (!hex::decode(text, out.data())) {
+    std::size_t bad = 0;
+    while (hex::digit_mask(static_cast<unsigned char>(text[bad])) != 0) ++bad;
+    throw std::runtime_error("invalid hex digit at offset " + std::to_string(bad));
   }
   return out;
 }
 
-std::string hex_encode(ByteView bytes) { return hex_encode_with(bytes, "0123456789abcdef"); }
-std::string hex_encode_upper(ByteView bytes) { return hex_encode_with(bytes, "0123456789ABCDEF"); }
+std::string hex_encode(ByteView bytes) {
+  std::string s(2 * bytes.size(), '\0');
+  hex::encode(bytes.data(), bytes.size(), s.data());
+  return s;
+}
+
+std::string hex_encode_upper(ByteView bytes) {
+  std::string s(2 * bytes.size(), '\0');
+  hex::encode(bytes.data(), bytes.size(), s.data(), true);
+  return s;
+}
 
 Scheme scheme_named(std::string_view name) {
   // The vector files spell the names canonically; require exactly that spelling here, then
