@@ -1,10 +1,14 @@
-// The public API (pqkem.hpp): run-time Scheme -> compile-time parameter set, length and
-// validity checks, and the RNG for the randomized operations.
+// The public API (pqkem.hpp): run-time (Scheme, Impl) -> compile-time instantiation
+// Kem<P, B> (with_kem, the one dispatch point), length and validity checks, constant-time
+// poisoning of secrets, and the RNG for the randomized operations.
 #include <algorithm>
 #include <array>
 
 #include "ct.hpp"
+#include "kem.hpp"
+#include "mlkem/backend.hpp"
 #include "mlkem/mlkem.hpp"
+#include "ntru/backend.hpp"
 #include "ntru/ntru.hpp"
 #include "pqkem.hpp"
 #include "rng.hpp"
@@ -50,32 +54,53 @@ constexpr bool sizes_unique() {
 }
 static_assert(sizes_unique());
 
-bool is_ntru(Scheme s) noexcept {
-  return s == Scheme::NtruHps2048509 || s == Scheme::NtruHps2048677 || s == Scheme::NtruHps4096821 ||
-         s == Scheme::NtruHrss701;
-}
+/// The backends of each family, in order of preference; the portable one last, the fallback.
+/// A new backend is one struct per family (mlkem/backend.hpp, ntru/backend.hpp) and one entry
+/// in each list.
+template <class... B>
+struct Backends {};
+using MlKemBackends = Backends<
+#if PQKEM_HAVE_AVX2
+    mlkem::Avx2Backend,
+#endif
+    mlkem::RefBackend>;
+using NtruBackends = Backends<
+#if PQKEM_HAVE_AVX2
+    ntru::Avx2Backend,
+#endif
+    ntru::RefBackend>;
 
-/// Calls f.template operator()<P>() with the NTRU parameter set of s.
-template <class F>
-decltype(auto) with_ntru_params(Scheme s, F&& f) {
-  switch (s) {
-    case Scheme::NtruHps2048509: return f.template operator()<ntru::NtruHps2048509>();
-    case Scheme::NtruHps2048677: return f.template operator()<ntru::NtruHps2048677>();
-    case Scheme::NtruHps4096821: return f.template operator()<ntru::NtruHps4096821>();
-    case Scheme::NtruHrss701: return f.template operator()<ntru::NtruHrss701>();
-    default: break;
+/// f.template operator()<Kem<P, B>>() with B the first backend of the list whose kImpl is impl
+/// (the last one, portable, when none is).
+template <template <class, class> class Kem, class P, class B, class... Rest, class F>
+decltype(auto) run_on(simd::Impl impl, F& f) {
+  static_assert(KemInstance<Kem<P, B>>);
+  if constexpr (sizeof...(Rest) == 0) {
+    return f.template operator()<Kem<P, B>>();
+  } else {
+    if (impl == B::kImpl) return f.template operator()<Kem<P, B>>();
+    return run_on<Kem, P, Rest...>(impl, f);
   }
-  throw Error(Errc::bad_argument, "not an NTRU scheme");
+}
+template <template <class, class> class Kem, class P, class... B, class F>
+decltype(auto) run_on(simd::Impl impl, Backends<B...> /*list*/, F& f) {
+  return run_on<Kem, P, B...>(impl, f);
 }
 
-/// Calls f.template operator()<P>() with the parameter set of s.
+/// The one dispatch point: maps (s, simd::active_impl()) to the instantiation Kem<P, B> of
+/// s's family and calls f.template operator()<Kem<P, B>>(). Reads the implementation once, so
+/// every kernel of the operation comes from the same backend.
 template <class F>
-decltype(auto) with_params(Scheme s, F&& f) {
+decltype(auto) with_kem(Scheme s, F&& f) {
+  const simd::Impl impl = simd::active_impl();
   switch (s) {
-    case Scheme::MlKem512: return f.template operator()<mlkem::MlKem512>();
-    case Scheme::MlKem768: return f.template operator()<mlkem::MlKem768>();
-    case Scheme::MlKem1024: return f.template operator()<mlkem::MlKem1024>();
-    default: break;  // NTRU: with_ntru_params
+    case Scheme::MlKem512: return run_on<mlkem::Kem, mlkem::MlKem512>(impl, MlKemBackends{}, f);
+    case Scheme::MlKem768: return run_on<mlkem::Kem, mlkem::MlKem768>(impl, MlKemBackends{}, f);
+    case Scheme::MlKem1024: return run_on<mlkem::Kem, mlkem::MlKem1024>(impl, MlKemBackends{}, f);
+    case Scheme::NtruHps2048509: return run_on<ntru::Kem, ntru::NtruHps2048509>(impl, NtruBackends{}, f);
+    case Scheme::NtruHps2048677: return run_on<ntru::Kem, ntru::NtruHps2048677>(impl, NtruBackends{}, f);
+    case Scheme::NtruHps4096821: return run_on<ntru::Kem, ntru::NtruHps4096821>(impl, NtruBackends{}, f);
+    case Scheme::NtruHrss701: return run_on<ntru::Kem, ntru::NtruHrss701>(impl, NtruBackends{}, f);
   }
   throw Error(Errc::bad_argument, "unknown scheme");
 }
@@ -109,28 +134,17 @@ std::optional<Scheme> unique_by_size(std::size_t n, Get get) noexcept {
   return found;
 }
 
-/// The secret parts of a (length-checked) secret key, for ct::poison / ct::declassify: the
-/// whole NTRU key; for ML-KEM dk_PKE and z, but not ek and H(ek), which dk also stores and
-/// which are public (SampleNTT's rejection sampling branches on rho, part of ek).
-template <class F>
-void for_secret_parts(Scheme s, ByteView sk, F&& f) {
-  if (is_ntru(s)) {
-    f(sk.data(), sk.size());
-    return;
-  }
-  with_params(s, [&]<class P>() {
-    f(sk.data(), P::dk_pke_bytes);
-    f(sk.data() + P::dk_bytes - 32, 32);  // z
-    return 0;
-  });
+/// Calls f(pointer, length) on the secret parts of a (length-checked) secret key of K, for
+/// ct::poison / ct::declassify (K::secret_prefix_bytes and K::secret_suffix_bytes).
+template <class K, class F>
+void for_secret_parts(ByteView sk, F&& f) {
+  f(sk.data(), K::secret_prefix_bytes);
+  if constexpr (K::secret_suffix_bytes > 0) f(sk.data() + K::sk_bytes - K::secret_suffix_bytes, K::secret_suffix_bytes);
 }
-void poison_secret_key(Scheme s, ByteView sk) { for_secret_parts(s, sk, ct::poison); }
-void declassify_secret_key(Scheme s, ByteView sk) { for_secret_parts(s, sk, ct::declassify); }
 
-[[noreturn]] void throw_dk_hash_mismatch(const SchemeInfo& info) {
-  throw Error(Errc::invalid_decaps_key, std::string(info.name) +
-                                            " decapsulation key is invalid: its stored H(ek) does not match "
-                                            "its encapsulation key (FIPS 203 section 7.3)");
+template <class K>
+[[noreturn]] void throw_invalid_sk(const SchemeInfo& info) {
+  throw Error(Errc::invalid_decaps_key, std::string(info.name) + std::string(K::invalid_sk_why));
 }
 
 }  // namespace
@@ -166,59 +180,33 @@ std::optional<Scheme> scheme_from_ct_size(std::size_t n) noexcept {
 void check_public_key(Scheme s, ByteView pk) {
   const SchemeInfo& info = scheme_info(s);
   expect_length(pk, info.pk_bytes, "encapsulation key", info);
-  if (is_ntru(s)) {
-    if (!with_ntru_params(s, [&]<class P>() { return ntru::check_pk<P>(fixed<P::pk_bytes>(pk)); }))
-      throw Error(Errc::invalid_encaps_key, std::string(info.name) +
-                                                " public key is invalid: the unused bits of its last byte "
-                                                "are not zero");
-    return;
-  }
-  const bool ok = with_params(s, [&]<class P>() { return mlkem::check_ek<P>(fixed<P::ek_bytes>(pk)); });
-  if (!ok)
-    throw Error(Errc::invalid_encaps_key, std::string(info.name) +
-                                              " encapsulation key is invalid: a coefficient is not reduced "
-                                              "modulo q (FIPS 203 section 7.2)");
+  with_kem(s, [&]<class K>() {
+    if (!K::check_pk(fixed<K::pk_bytes>(pk)))
+      throw Error(Errc::invalid_encaps_key, std::string(info.name) + std::string(K::invalid_pk_why));
+  });
 }
 
 void check_secret_key(Scheme s, ByteView sk) {
   const SchemeInfo& info = scheme_info(s);
   expect_length(sk, info.sk_bytes, "decapsulation key", info);
-  if (is_ntru(s)) {
-    if (!with_ntru_params(s, [&]<class P>() { return ntru::check_sk<P>(fixed<P::sk_bytes>(sk)); }))
-      throw Error(Errc::invalid_decaps_key, std::string(info.name) +
-                                                " secret key is invalid: a packed polynomial is not a "
-                                                "canonical encoding");
-    return;
-  }
-  const bool ok = with_params(s, [&]<class P>() { return mlkem::check_dk<P>(fixed<P::dk_bytes>(sk)); });
-  if (!ok) throw_dk_hash_mismatch(info);
+  with_kem(s, [&]<class K>() {
+    if (!K::check_sk(fixed<K::sk_bytes>(sk))) throw_invalid_sk<K>(info);
+  });
 }
 
 KeyPair keygen_derand(Scheme s, ByteView coins) {
   const SchemeInfo& info = scheme_info(s);
-  expect_length(coins, info.keygen_coin_bytes(),
-                is_ntru(s) ? "key generation coins (sampling seed || PRF key)" : "key generation coins (d || z)", info);
-  KeyPair kp{Bytes(info.pk_bytes), SecretBytes(info.sk_bytes)};
-  ct::poison(coins.data(), coins.size());
-  if (is_ntru(s)) {
-    with_ntru_params(s, [&]<class P>() {
-      ntru::keypair_derand<P>(fixed<P::sample_fg_bytes>(coins), fixed<32>(coins.subspan(P::sample_fg_bytes)),
-                              std::span<std::uint8_t, P::pk_bytes>(kp.pk.data(), P::pk_bytes),
-                              std::span<std::uint8_t, P::sk_bytes>(kp.sk.data(), P::sk_bytes));
-    });
+  return with_kem(s, [&]<class K>() {
+    expect_length(coins, K::keygen_coin_bytes, K::keygen_coins_what.data(), info);
+    KeyPair kp{Bytes(K::pk_bytes), SecretBytes(K::sk_bytes)};
+    ct::poison(coins.data(), coins.size());
+    K::keygen_derand(fixed<K::keygen_coin_bytes>(coins), Out<K::pk_bytes>(kp.pk.data(), K::pk_bytes),
+                     Out<K::sk_bytes>(kp.sk.data(), K::sk_bytes));
     ct::declassify(coins.data(), coins.size());
     ct::declassify(kp.pk.data(), kp.pk.size());
-    ct::declassify(kp.sk.data(), kp.sk.size());
+    ct::declassify(kp.sk.data(), kp.sk.size());  // handed to the caller, who stores it
     return kp;
-  }
-  with_params(s, [&]<class P>() {
-    mlkem::keygen_internal<P>(fixed<32>(coins), fixed<32>(coins.subspan(32)),
-                              std::span<std::uint8_t, P::ek_bytes>(kp.pk.data(), P::ek_bytes),
-                              std::span<std::uint8_t, P::dk_bytes>(kp.sk.data(), P::dk_bytes));
   });
-  ct::declassify(coins.data(), coins.size());
-  ct::declassify(kp.sk.data(), kp.sk.size());  // handed to the caller, who stores it
-  return kp;
 }
 
 KeyPair keygen(Scheme s) {
@@ -230,28 +218,17 @@ KeyPair keygen(Scheme s) {
 Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins) {
   const SchemeInfo& info = scheme_info(s);
   check_public_key(s, pk);
-  expect_length(coins, info.encaps_coin_bytes(),
-                is_ntru(s) ? "encapsulation coins (sampling bytes)" : "encapsulation coins (m)", info);
-  Encapsulation out{Bytes(info.ct_bytes), SecretBytes(info.ss_bytes)};
-  ct::poison(coins.data(), coins.size());
-  if (is_ntru(s)) {
-    with_ntru_params(s, [&]<class P>() {
-      ntru::encaps_derand<P>(fixed<P::pk_bytes>(pk), fixed<P::sample_rm_bytes>(coins),
-                             std::span<std::uint8_t, P::ct_bytes>(out.ct.data(), P::ct_bytes),
-                             std::span<std::uint8_t, 32>(out.ss.data(), 32));
-    });
+  return with_kem(s, [&]<class K>() {
+    expect_length(coins, K::encaps_coin_bytes, K::encaps_coins_what.data(), info);
+    Encapsulation out{Bytes(K::ct_bytes), SecretBytes(32)};
+    ct::poison(coins.data(), coins.size());
+    K::encaps_derand(fixed<K::pk_bytes>(pk), fixed<K::encaps_coin_bytes>(coins),
+                     Out<K::ct_bytes>(out.ct.data(), K::ct_bytes), Out<32>(out.ss.data(), 32));
     ct::declassify(coins.data(), coins.size());
     ct::declassify(out.ct.data(), out.ct.size());
     ct::declassify(out.ss.data(), out.ss.size());
     return out;
-  }
-  with_params(s, [&]<class P>() {
-    mlkem::encaps_internal<P>(fixed<P::ek_bytes>(pk), fixed<32>(coins), std::span<std::uint8_t, 32>(out.ss.data(), 32),
-                              std::span<std::uint8_t, P::ct_bytes>(out.ct.data(), P::ct_bytes));
   });
-  ct::declassify(coins.data(), coins.size());
-  ct::declassify(out.ss.data(), out.ss.size());
-  return out;
 }
 
 Encapsulation encaps(Scheme s, ByteView pk) {
@@ -262,51 +239,34 @@ Encapsulation encaps(Scheme s, ByteView pk) {
 
 SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
   const SchemeInfo& info = scheme_info(s);
-  // ML-KEM with a ciphertext of the right length: the key's hash check runs inside the
-  // decapsulation (mlkem::decaps_checked), beside J(z || c). Otherwise, check the key first, so
-  // the errors come in the same order either way.
-  const bool check_inside = !is_ntru(s) && ct.size() == info.ct_bytes;
-  if (check_inside)
-    expect_length(sk, info.sk_bytes, "decapsulation key", info);
-  else
-    check_secret_key(s, sk);
-  expect_length(ct, info.ct_bytes, "ciphertext", info);
-  SecretBytes ss(info.ss_bytes);
-  poison_secret_key(s, sk);
-  if (is_ntru(s)) {
-    with_ntru_params(s, [&]<class P>() {
-      ntru::decaps<P>(fixed<P::sk_bytes>(sk), fixed<P::ct_bytes>(ct), std::span<std::uint8_t, 32>(ss.data(), 32));
-    });
-    declassify_secret_key(s, sk);
+  return with_kem(s, [&]<class K>() {
+    // A family whose decapsulation checks the key (ML-KEM: H(ek) beside J(z || c)) does so
+    // when the ciphertext has the right length. Otherwise, check the key first, so the errors
+    // come in the same order either way.
+    if (K::decaps_checks_sk && ct.size() == K::ct_bytes)
+      expect_length(sk, K::sk_bytes, "decapsulation key", info);
+    else
+      check_secret_key(s, sk);
+    expect_length(ct, K::ct_bytes, "ciphertext", info);
+    SecretBytes ss(32);
+    for_secret_parts<K>(sk, ct::poison);
+    const bool sk_ok = K::decaps(fixed<K::sk_bytes>(sk), fixed<K::ct_bytes>(ct), Out<32>(ss.data(), 32));
+    for_secret_parts<K>(sk, ct::declassify);
     ct::declassify(ss.data(), ss.size());
+    if (!sk_ok) throw_invalid_sk<K>(info);  // ss is wiped by its destructor
     return ss;
-  }
-  const bool dk_ok = with_params(s, [&]<class P>() {
-    return mlkem::decaps_checked<P>(fixed<P::dk_bytes>(sk), fixed<P::ct_bytes>(ct),
-                                    std::span<std::uint8_t, 32>(ss.data(), 32));
   });
-  declassify_secret_key(s, sk);
-  ct::declassify(ss.data(), ss.size());
-  if (!dk_ok) throw_dk_hash_mismatch(info);  // ss is wiped by its destructor
-  return ss;
 }
 
 Bytes public_key_from_secret_key(Scheme s, ByteView sk) {
   check_secret_key(s, sk);
-  if (is_ntru(s)) {
-    // h is not stored; it is recomputed from the stored h^-1 (see ntru::pk_from_sk).
-    Bytes pk(scheme_info(s).pk_bytes);
-    ct::poison(sk.data(), sk.size());
-    with_ntru_params(s, [&]<class P>() {
-      ntru::pk_from_sk<P>(fixed<P::sk_bytes>(sk), std::span<std::uint8_t, P::pk_bytes>(pk.data(), P::pk_bytes));
-    });
-    ct::declassify(sk.data(), sk.size());
+  return with_kem(s, [&]<class K>() {
+    Bytes pk(K::pk_bytes);
+    for_secret_parts<K>(sk, ct::poison);
+    K::pk_from_sk(fixed<K::sk_bytes>(sk), Out<K::pk_bytes>(pk.data(), K::pk_bytes));
+    for_secret_parts<K>(sk, ct::declassify);
     ct::declassify(pk.data(), pk.size());
     return pk;
-  }
-  return with_params(s, [&]<class P>() {
-    const auto ek = sk.subspan(P::dk_pke_bytes, P::ek_bytes);
-    return Bytes(ek.begin(), ek.end());
   });
 }
 

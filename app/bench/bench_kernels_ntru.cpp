@@ -5,7 +5,7 @@
 #include <random>
 
 #include "bench_kernels.hpp"
-#include "ntru/kernels.hpp"
+#include "ntru/backend.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/pack.hpp"
 #include "ntru/poly.hpp"
@@ -22,15 +22,52 @@ void keep(T& value) noexcept {
 }
 
 template <class P>
+struct NtruState {
+  ntru::Poly<P> a, b, r, t;
+  std::vector<std::int32_t> keys, unsorted;  // the sort runs on a fresh copy of `unsorted`
+  std::array<std::uint8_t, P::sample_ft_bytes> ft_bytes{};
+  std::array<std::uint8_t, P::pack_trinary_bytes> s3_bytes{};
+  std::array<std::uint8_t, P::pack_q_bytes> q_bytes{};
+};
+
+/// The kernels of backend B, named alike for every backend (the speed-up column compares them).
+template <class P, class B>
+void add_ntru_kernels(std::vector<Kernel>& k, const std::shared_ptr<NtruState<P>>& st) {
+  const std::string impl(simd::impl_name(B::kImpl));
+  k.push_back({"poly_Rq_mul", impl, [st] { B::poly_rq_mul(st->r, st->a, st->b); keep(st->r); }});
+  k.push_back({"poly_S3_mul", impl, [st] { B::poly_s3_mul(st->r, st->a, st->a); keep(st->r); }});
+  // The same products as an operation runs them: their workspace shared, wiped once when the
+  // entry is destroyed instead of after every product (the standalone ones above wipe 15-31 KB
+  // per call).
+  auto shared = std::make_shared<ntru::ProductScratch<P, B>>();
+  k.push_back({"poly_Rq_mul (shared scratch)", impl, [st, shared] { shared->rq_mul(st->r, st->a, st->b); keep(st->r); }});
+  k.push_back({"poly_S3_mul (shared scratch)", impl, [st, shared] { shared->s3_mul(st->r, st->a, st->a); keep(st->r); }});
+  k.push_back({"poly_mul_x_minus_1", impl, [st] { B::poly_mul_x_minus_1(st->r, st->b); keep(st->r); }});
+  k.push_back({"crypto_sort (int32)", impl, [st] {
+                 std::copy(st->unsorted.begin(), st->unsorted.end(), st->keys.begin());  // ~2 KB
+                 B::sort_int32(st->keys);
+                 keep(st->keys);
+               }});
+  if constexpr (P::hps) {
+    k.push_back({"sample_fixed_type", impl, [st] {
+                   ntru::sample_fixed_type<P, B>(st->r, st->ft_bytes);
+                   keep(st->r);
+                 }});
+  }
+  if constexpr (!P::hps) {  // HPS: the lift is a change of representation
+    k.push_back({"poly_lift", impl, [st] { B::poly_lift(st->r, st->a); keep(st->r); }});
+  }
+  k.push_back({"unpack_S3", impl, [st] { B::poly_s3_frombytes(st->r, st->s3_bytes); keep(st->r); }});
+  k.push_back({"pack_S3", impl, [st] { B::poly_s3_tobytes(st->s3_bytes, st->a); keep(st->s3_bytes); }});
+  k.push_back({"unpack_Rq0", impl, [st] { B::poly_rq_sum_zero_frombytes(st->r, st->q_bytes); keep(st->r); }});
+  k.push_back({"poly_S3_inv", impl, [st] { B::poly_s3_inv(st->r, st->a); keep(st->r); }});
+  k.push_back({"poly_R2_inv", impl, [st] { B::poly_r2_inv(st->r, st->a); keep(st->r); }});
+  k.push_back({"poly_Rq_inv", impl, [st] { B::poly_rq_inv(st->r, st->a); keep(st->r); }});
+}
+
+template <class P>
 std::vector<Kernel> ntru_kernels_for(const std::vector<simd::Impl>& impls) {
-  struct State {
-    ntru::Poly<P> a, b, r, t;
-    std::vector<std::int32_t> keys, unsorted;  // the sort runs on a fresh copy of `unsorted`
-    std::array<std::uint8_t, P::sample_ft_bytes> ft_bytes{};
-    std::array<std::uint8_t, P::pack_trinary_bytes> s3_bytes{};
-    std::array<std::uint8_t, P::pack_q_bytes> q_bytes{};
-  };
-  auto st = std::make_shared<State>();
+  auto st = std::make_shared<NtruState<P>>();
   std::mt19937 rng(2);
   for (int i = 0; i < P::n; ++i) {
     st->a.c[i] = static_cast<std::uint16_t>(rng() % 3);
@@ -40,45 +77,18 @@ std::vector<Kernel> ntru_kernels_for(const std::vector<simd::Impl>& impls) {
   for (auto& x : st->unsorted) x = static_cast<std::int32_t>(rng());
   st->keys = st->unsorted;
   for (auto& x : st->ft_bytes) x = static_cast<std::uint8_t>(rng());
-  ntru::poly_s3_tobytes<P>(st->s3_bytes, st->a);
+  ntru::poly_s3_tobytes_ref<P>(st->s3_bytes, st->a);
   ntru::poly_sq_tobytes<P>(st->q_bytes, st->b);
   std::vector<Kernel> k;
-  // One set of entries per asked-for usable implementation, each running that backend's table.
-  for (const simd::Impl which : {simd::Impl::portable, simd::Impl::avx2}) {
-    if (std::find(impls.begin(), impls.end(), which) == impls.end() || !simd::impl_usable(which)) continue;
-    const ntru::Kernels<P>* kt = &ntru::kernels<P>(which);
-    if (kt->impl != which) continue;  // no such kernels in this build
-    const std::string impl(simd::impl_name(which));
-    k.push_back({"poly_Rq_mul", impl, [st, kt] { kt->poly_rq_mul(st->r, st->a, st->b); keep(st->r); }});
-    k.push_back({"poly_S3_mul", impl, [st, kt] { kt->poly_s3_mul(st->r, st->a, st->a); keep(st->r); }});
-    // The same products as an operation runs them: their workspace shared, wiped once when the
-    // entry is destroyed instead of after every product (the standalone ones above wipe 15-31 KB
-    // per call).
-    auto shared = std::make_shared<ntru::ProductScratch<P>>(*kt);
-    k.push_back({"poly_Rq_mul (shared scratch)", impl, [st, shared] { shared->rq_mul(st->r, st->a, st->b); keep(st->r); }});
-    k.push_back({"poly_S3_mul (shared scratch)", impl, [st, shared] { shared->s3_mul(st->r, st->a, st->a); keep(st->r); }});
-    k.push_back({"poly_mul_x_minus_1", impl, [st, kt] { kt->poly_mul_x_minus_1(st->r, st->b); keep(st->r); }});
-    k.push_back({"crypto_sort (int32)", impl, [st, kt] {
-                   std::copy(st->unsorted.begin(), st->unsorted.end(), st->keys.begin());  // ~2 KB
-                   kt->sort_int32(st->keys);
-                   keep(st->keys);
-                 }});
-    if constexpr (P::hps) {
-      k.push_back({"sample_fixed_type", impl, [st, kt] {
-                     ntru::sample_fixed_type<P>(*kt, st->r, st->ft_bytes);
-                     keep(st->r);
-                   }});
-    }
-    if constexpr (!P::hps) {  // HPS: the lift is a change of representation
-      k.push_back({"poly_lift", impl, [st, kt] { kt->poly_lift(st->r, st->a); keep(st->r); }});
-    }
-    k.push_back({"unpack_S3", impl, [st, kt] { kt->poly_s3_frombytes(st->r, st->s3_bytes); keep(st->r); }});
-    k.push_back({"pack_S3", impl, [st, kt] { kt->poly_s3_tobytes(st->s3_bytes, st->a); keep(st->s3_bytes); }});
-    k.push_back({"unpack_Rq0", impl, [st, kt] { kt->poly_rq_sum_zero_frombytes(st->r, st->q_bytes); keep(st->r); }});
-    k.push_back({"poly_S3_inv", impl, [st, kt] { kt->poly_s3_inv(st->r, st->a); keep(st->r); }});
-    k.push_back({"poly_R2_inv", impl, [st, kt] { kt->poly_r2_inv(st->r, st->a); keep(st->r); }});
-    k.push_back({"poly_Rq_inv", impl, [st, kt] { kt->poly_rq_inv(st->r, st->a); keep(st->r); }});
-  }
+  // One set of entries per asked-for usable implementation, each running that backend's kernels.
+  auto add = [&]<class B>() {
+    if (std::find(impls.begin(), impls.end(), B::kImpl) == impls.end() || !simd::impl_usable(B::kImpl)) return;
+    add_ntru_kernels<P, B>(k, st);
+  };
+  add.template operator()<ntru::RefBackend>();
+#if PQKEM_HAVE_AVX2
+  add.template operator()<ntru::Avx2Backend>();
+#endif
   return k;
 }
 

@@ -1,9 +1,9 @@
 // ML-KEM backends: the kernel set K-PKE and ML-KEM run on, chosen once per operation.
 //
-// libcrux-style: K-PKE and ML-KEM (kpke.cpp, mlkem.cpp) are templates over a backend B, and
-// are instantiated once per backend; mlkem.cpp reads simd::active_impl() once at the start of
-// each operation (keygen, encaps, decaps, and the key checks) and runs that instantiation to
-// the end, so every kernel of one operation comes from the same backend.
+// libcrux-style: K-PKE and ML-KEM (kpke.cpp, mlkem.cpp: Kem<P, B>) are templates over a
+// backend B, and are instantiated once per backend; lib/scheme.cpp reads simd::active_impl()
+// once at the start of each operation and runs that instantiation to the end, so every kernel
+// of one operation comes from the same backend.
 //
 // A backend is a struct of static functions over Poly (R_q, standard order) and NttPoly
 // (T_q, in the backend's own order: FIPS 203 order for RefBackend, the transposed AVX2 order
@@ -201,15 +201,5 @@ struct Avx2Backend {
   }
 };
 #endif
-
-/// Calls f.template operator()<B>() with the backend of the active implementation
-/// (simd::active_impl(), read once).
-template <class F>
-decltype(auto) with_backend(F&& f) {
-#if PQKEM_HAVE_AVX2
-  if (simd::active_impl() == simd::Impl::avx2) return f.template operator()<Avx2Backend>();
-#endif
-  return f.template operator()<RefBackend>();
-}
 
 }  // namespace pqkem::mlkem

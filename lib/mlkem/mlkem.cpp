@@ -7,9 +7,6 @@
 #include "mlkem/kpke.hpp"
 #include "secret.hpp"
 
-// Each public function below is one operation: it picks the backend once (with_backend reads
-// simd::active_impl()) and the NTT merge plans once (current_ntt_plan()), and runs the whole
-// algorithm, hashes included, on that backend with those plans.
 namespace pqkem::mlkem {
 namespace {
 
@@ -41,11 +38,11 @@ void encaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> 
   ct::declassify(c.data(), c.size());
 }
 
-/// Decaps_internal; with check_hash, also the hash check of section 7.3 (H(ek) and J(z || c) are
-/// computed together: B::h_and_j), whose verdict is returned (true without check_hash).
+/// Decaps_internal and the hash check of section 7.3 (H(ek) and J(z || c) are computed
+/// together: B::h_and_j), whose verdict is returned.
 template <class P, class B>
 bool decaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_bytes> dk,
-                 std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key, bool check_hash) {
+                 std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key) {
   const auto dk_pke = dk.template first<P::dk_pke_bytes>();
   const auto ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
@@ -56,14 +53,9 @@ bool decaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_bytes> 
   Secret<64> k_r;  // (K', r') <- G(m' || h)
   B::sha3_512(k_r.span(), m_prime.view(), h);
   Secret<32> k_bar;  // K_bar <- J(z || c)
-  bool hash_ok = true;
-  if (check_hash) {
-    std::uint8_t h_ek[32];
-    B::h_and_j(h_ek, ek, k_bar.span(), z, c);
-    hash_ok = ct::equal_mask(h_ek, h.data(), 32) == 0xFF;  // ek and h are public
-  } else {
-    B::shake256(k_bar.span(), z, c);
-  }
+  std::uint8_t h_ek[32];
+  B::h_and_j(h_ek, ek, k_bar.span(), z, c);
+  const bool hash_ok = ct::equal_mask(h_ek, h.data(), 32) == 0xFF;  // ek and h are public
 
   Secret<P::ct_bytes> c_prime;  // on the stack (no heap round trip), wiped on return
   kpke_encrypt<P, B>(plan, ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32), c_prime.span());
@@ -75,63 +67,54 @@ bool decaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_bytes> 
 
 }  // namespace
 
-template <class P>
-void keygen_internal(std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
-                     std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
-  with_backend([&]<class B>() { keygen_with<P, B>(current_ntt_plan(), d, z, ek, dk); });
+// Each entry point below is one operation on backend B: it reads the NTT merge plans once
+// (current_ntt_plan()) and runs the whole algorithm, hashes included, with them.
+template <class P, class B>
+void Kem<P, B>::keygen_derand(In<keygen_coin_bytes> coins, Out<pk_bytes> ek, Out<sk_bytes> dk) {
+  keygen_with<P, B>(current_ntt_plan(), coins.template first<32>(), coins.template last<32>(), ek, dk);
 }
 
-template <class P>
-void encaps_internal(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
-                     std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
-  with_backend([&]<class B>() { encaps_with<P, B>(current_ntt_plan(), ek, m, shared_key, c); });
+template <class P, class B>
+void Kem<P, B>::encaps_derand(In<pk_bytes> ek, In<encaps_coin_bytes> m, Out<ct_bytes> c, Out<32> shared_key) {
+  encaps_with<P, B>(current_ntt_plan(), ek, m, shared_key, c);
 }
 
-template <class P>
-void decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
-                     std::span<std::uint8_t, 32> shared_key) {
-  with_backend([&]<class B>() { decaps_with<P, B>(current_ntt_plan(), dk, c, shared_key, false); });
+template <class P, class B>
+bool Kem<P, B>::decaps(In<sk_bytes> dk, In<ct_bytes> c, Out<32> shared_key) {
+  return decaps_with<P, B>(current_ntt_plan(), dk, c, shared_key);
 }
 
-template <class P>
-bool decaps_checked(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
-                    std::span<std::uint8_t, 32> shared_key) {
-  return with_backend([&]<class B>() { return decaps_with<P, B>(current_ntt_plan(), dk, c, shared_key, true); });
+template <class P, class B>
+bool Kem<P, B>::check_pk(In<pk_bytes> ek) noexcept {
+  bool ok = true;
+  for (int i = 0; i < P::k; ++i) ok &= B::is_canonical12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
+  return ok;
 }
 
-template <class P>
-bool check_ek(std::span<const std::uint8_t, P::ek_bytes> ek) noexcept {
-  return with_backend([&]<class B>() {
-    bool ok = true;
-    for (int i = 0; i < P::k; ++i) ok &= B::is_canonical12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
-    return ok;
-  });
-}
-
-template <class P>
-bool check_dk(std::span<const std::uint8_t, P::dk_bytes> dk) {
+template <class P, class B>
+bool Kem<P, B>::check_sk(In<sk_bytes> dk) {
   const auto ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   std::uint8_t h_ek[32];
-  with_backend([&]<class B>() { B::sha3_256(h_ek, ek, {}); });
+  B::sha3_256(h_ek, ek, {});
   return ct::equal_mask(h_ek, h.data(), 32) == 0xFF;
 }
 
-#define PQKEM_INSTANTIATE_MLKEM(P)                                                                         \
-  template void keygen_internal<P>(std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,  \
-                                   std::span<std::uint8_t, P::ek_bytes>, std::span<std::uint8_t, P::dk_bytes>); \
-  template void encaps_internal<P>(std::span<const std::uint8_t, P::ek_bytes>,                             \
-                                   std::span<const std::uint8_t, 32>, std::span<std::uint8_t, 32>,         \
-                                   std::span<std::uint8_t, P::ct_bytes>);                                  \
-  template void decaps_internal<P>(std::span<const std::uint8_t, P::dk_bytes>,                             \
-                                   std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>); \
-  template bool decaps_checked<P>(std::span<const std::uint8_t, P::dk_bytes>,                               \
-                                  std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>); \
-  template bool check_ek<P>(std::span<const std::uint8_t, P::ek_bytes>) noexcept;                          \
-  template bool check_dk<P>(std::span<const std::uint8_t, P::dk_bytes>);
-PQKEM_INSTANTIATE_MLKEM(MlKem512)
-PQKEM_INSTANTIATE_MLKEM(MlKem768)
-PQKEM_INSTANTIATE_MLKEM(MlKem1024)
-#undef PQKEM_INSTANTIATE_MLKEM
+template <class P, class B>
+void Kem<P, B>::pk_from_sk(In<sk_bytes> dk, Out<pk_bytes> ek) noexcept {
+  const auto stored = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
+  std::copy(stored.begin(), stored.end(), ek.begin());
+}
+
+template struct Kem<MlKem512, RefBackend>;
+template struct Kem<MlKem768, RefBackend>;
+template struct Kem<MlKem1024, RefBackend>;
+static_assert(KemInstance<Kem<MlKem768, RefBackend>>);
+#if PQKEM_HAVE_AVX2
+template struct Kem<MlKem512, Avx2Backend>;
+template struct Kem<MlKem768, Avx2Backend>;
+template struct Kem<MlKem1024, Avx2Backend>;
+static_assert(KemInstance<Kem<MlKem768, Avx2Backend>>);
+#endif
 
 }  // namespace pqkem::mlkem

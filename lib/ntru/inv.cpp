@@ -33,7 +33,7 @@ constexpr std::size_t pow_mod(std::size_t base, std::size_t e, std::size_t n) {
 template <class P, std::uint32_t Prime>
 void mul_mod_p(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
   // Inputs in {0, .., Prime-1}: the cyclic product is exact (<= 4n < 2^16).
-  poly_mul_cyclic(r, a, b);
+  poly_mul_cyclic_ref(r, a, b);
   for (auto& x : r.c) x = static_cast<std::uint16_t>(Prime == 2 ? (x & 1) : mod3(x));
 }
 
@@ -80,10 +80,10 @@ void poly_rq_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   Poly<P> t;
   poly_r2_inv_ref(r, a);
   for (int precision = 1; precision < P::logq; precision *= 2) {
-    poly_mul_cyclic(t, a, r);
+    poly_mul_cyclic_ref(t, a, r);
     for (auto& x : t.c) x = static_cast<std::uint16_t>(0u - x);
     t.c[0] = static_cast<std::uint16_t>(t.c[0] + 2);
-    poly_mul_cyclic(r, r, t);
+    poly_mul_cyclic_ref(r, r, t);
   }
   poly_mod_q_phi_n(r, r);
 }

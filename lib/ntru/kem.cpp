@@ -3,6 +3,7 @@
 
 #include "ct.hpp"
 #include "hash.hpp"
+#include "ntru/backend.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/owcpa.hpp"
 #include "ntru/pack.hpp"
@@ -20,48 +21,45 @@ constexpr std::uint16_t inverse_mod_2_16(std::uint32_t n) {
 
 }  // namespace
 
-template <class P>
-void keypair_derand(std::span<const std::uint8_t, P::sample_fg_bytes> seed, std::span<const std::uint8_t, 32> prf_key,
-                    std::span<std::uint8_t, P::pk_bytes> pk, std::span<std::uint8_t, P::sk_bytes> sk) {
-  const Kernels<P>& k = active_kernels<P>();  // one backend for the whole operation
-  owcpa_keypair<P>(k, pk, sk.template first<P::owcpa_sk_bytes>(), seed);
+template <class P, class B>
+void Kem<P, B>::keygen_derand(In<keygen_coin_bytes> coins, Out<pk_bytes> pk, Out<sk_bytes> sk) {
+  const auto seed = coins.template first<P::sample_fg_bytes>();
+  const auto prf_key = coins.template last<P::prf_key_bytes>();
+  owcpa_keypair<P, B>(pk, sk.template first<P::owcpa_sk_bytes>(), seed);
   std::copy(prf_key.begin(), prf_key.end(), sk.begin() + P::owcpa_sk_bytes);
 }
 
-template <class P>
-void encaps_derand(std::span<const std::uint8_t, P::pk_bytes> pk, std::span<const std::uint8_t, P::sample_rm_bytes> coins,
-                   std::span<std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key) {
+template <class P, class B>
+void Kem<P, B>::encaps_derand(In<pk_bytes> pk, In<encaps_coin_bytes> coins, Out<ct_bytes> c, Out<32> shared_key) {
   constexpr std::size_t t = P::pack_trinary_bytes;
-  const Kernels<P>& k = active_kernels<P>();  // one backend for the whole operation
   Poly<P> r, m;
   Secret<P::owcpa_msg_bytes> rm;
-  sample_rm<P>(k, r, m, coins);
-  k.poly_s3_tobytes(rm.span().template subspan<0, t>(), r);
-  k.poly_s3_tobytes(rm.span().template subspan<t, t>(), m);
+  sample_rm<P, B>(r, m, coins);
+  B::poly_s3_tobytes(rm.span().template subspan<0, t>(), r);
+  B::poly_s3_tobytes(rm.span().template subspan<t, t>(), m);
   hash::sha3_256(shared_key, {rm.view()});
-  k.poly_z3_to_zq(r, r);
-  owcpa_enc<P>(k, c, r, m, pk);
+  B::poly_z3_to_zq(r, r);
+  owcpa_enc<P, B>(c, r, m, pk);
 }
 
-template <class P>
-void decaps(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<const std::uint8_t, P::ct_bytes> c,
-            std::span<std::uint8_t, 32> shared_key) {
+template <class P, class B>
+bool Kem<P, B>::decaps(In<sk_bytes> sk, In<ct_bytes> c, Out<32> shared_key) {
   Secret<P::owcpa_msg_bytes> rm;
   Secret<32> k, k_reject;
-  const Kernels<P>& kern = active_kernels<P>();  // one backend for the whole operation
-  const std::uint32_t fail = owcpa_dec<P>(kern, rm.span(), c, sk.template first<P::owcpa_sk_bytes>());
-  kern.sha3_256_pair(k.span(), rm.view(), k_reject.span(), sk.template subspan<P::owcpa_sk_bytes, P::prf_key_bytes>(), c);
+  const std::uint32_t fail = owcpa_dec<P, B>(rm.span(), c, sk.template first<P::owcpa_sk_bytes>());
+  B::sha3_256_pair(k.span(), rm.view(), k_reject.span(), sk.template subspan<P::owcpa_sk_bytes, P::prf_key_bytes>(), c);
   const auto ok = static_cast<std::uint8_t>(ct::mask_is_zero(fail));
   ct::select(shared_key.data(), ok, k.bytes, k_reject.bytes, 32);
+  return true;
 }
 
-template <class P>
-bool check_pk(std::span<const std::uint8_t, P::pk_bytes> pk) noexcept {
+template <class P, class B>
+bool Kem<P, B>::check_pk(In<pk_bytes> pk) noexcept {
   return q_encoding_is_canonical<P>(pk) != 0;
 }
 
-template <class P>
-bool check_sk(std::span<const std::uint8_t, P::sk_bytes> sk) noexcept {
+template <class P, class B>
+bool Kem<P, B>::check_sk(In<sk_bytes> sk) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   const std::uint32_t ok = s3_encoding_is_canonical<P>(sk.template subspan<0, t>()) &
                            s3_encoding_is_canonical<P>(sk.template subspan<t, t>()) &
@@ -70,12 +68,12 @@ bool check_sk(std::span<const std::uint8_t, P::sk_bytes> sk) noexcept {
   return ok != 0;
 }
 
-template <class P>
-void pk_from_sk(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<std::uint8_t, P::pk_bytes> pk) noexcept {
+template <class P, class B>
+void Kem<P, B>::pk_from_sk(In<sk_bytes> sk, Out<pk_bytes> pk) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   Poly<P> invh, h;
-  poly_sq_frombytes<P>(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
-  active_kernels<P>().poly_rq_inv(h, invh);  // hbar = h mod (q, Phi_n), h_{n-1} = 0
+  poly_sq_frombytes_ref<P>(invh, sk.template subspan<2 * t, P::pack_q_bytes>());
+  B::poly_rq_inv(h, invh);  // hbar = h mod (q, Phi_n), h_{n-1} = 0
   std::uint32_t sum = 0;
   for (std::size_t i = 0; i < P::n; ++i) sum += h.c[i];
   constexpr std::uint32_t n_inv = inverse_mod_2_16(P::n);
@@ -84,18 +82,9 @@ void pk_from_sk(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<std::ui
   poly_rq_sum_zero_tobytes<P>(pk, h);
 }
 
-#define PQKEM_NTRU_INSTANTIATE_KEM(P)                                                                            \
-  template void keypair_derand<P>(std::span<const std::uint8_t, P::sample_fg_bytes>,                             \
-                                  std::span<const std::uint8_t, 32>, std::span<std::uint8_t, P::pk_bytes>,       \
-                                  std::span<std::uint8_t, P::sk_bytes>);                                         \
-  template void encaps_derand<P>(std::span<const std::uint8_t, P::pk_bytes>,                                     \
-                                 std::span<const std::uint8_t, P::sample_rm_bytes>,                              \
-                                 std::span<std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>);             \
-  template void decaps<P>(std::span<const std::uint8_t, P::sk_bytes>, std::span<const std::uint8_t, P::ct_bytes>, \
-                          std::span<std::uint8_t, 32>);                                                          \
-  template bool check_pk<P>(std::span<const std::uint8_t, P::pk_bytes>) noexcept;                               \
-  template bool check_sk<P>(std::span<const std::uint8_t, P::sk_bytes>) noexcept;                               \
-  template void pk_from_sk<P>(std::span<const std::uint8_t, P::sk_bytes>, std::span<std::uint8_t, P::pk_bytes>) noexcept;
-PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_KEM)
+#define PQKEM_NTRU_INSTANTIATE_KEM(P, B) template struct Kem<P, B>;
+#define PQKEM_NTRU_INSTANTIATE_KEMS(P) PQKEM_NTRU_FOR_EACH_BACKEND(PQKEM_NTRU_INSTANTIATE_KEM, P)
+PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_KEMS)
+static_assert(KemInstance<Kem<NtruHps2048509, RefBackend>>);
 
 }  // namespace pqkem::ntru

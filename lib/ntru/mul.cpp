@@ -71,7 +71,7 @@ void karatsuba(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b,
 }  // namespace
 
 template <class P>
-void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+void poly_mul_cyclic_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
   constexpr std::size_t n = P::n;
   std::uint16_t prod[2 * n - 1];
   std::uint16_t scratch[karatsuba_scratch(n) + 1];
@@ -85,13 +85,13 @@ void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
 
 template <class P>
 void poly_rq_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
-  poly_mul_cyclic(r, a, b);
+  poly_mul_cyclic_ref(r, a, b);
   for (auto& x : r.c) x = static_cast<std::uint16_t>(x & (P::q - 1));
 }
 
 template <class P>
 void poly_sq_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
-  poly_mul_cyclic(r, a, b);
+  poly_mul_cyclic_ref(r, a, b);
   poly_mod_q_phi_n(r, r);
 }
 
@@ -100,7 +100,7 @@ void poly_s3_mul_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
   // Coefficients in {0, 1, 2}: each cyclic-product coefficient is at most 4n < 2^15, so the
   // mod-2^16 product is the exact integer product and reduces correctly mod 3.
   static_assert(4 * P::n < (1 << 15));
-  poly_mul_cyclic(r, a, b);
+  poly_mul_cyclic_ref(r, a, b);
   poly_mod_3_phi_n(r, r);
 }
 
@@ -114,7 +114,7 @@ void poly_mul_x_minus_1_ref(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 #define PQKEM_NTRU_INSTANTIATE_MUL(P)                                          \
-  template void poly_mul_cyclic<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept; \
+  template void poly_mul_cyclic_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept; \
   template void poly_rq_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
   template void poly_sq_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
   template void poly_s3_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \

@@ -1,4 +1,6 @@
-// NTRU KEM (NIST PQC round 3; reference kem.c), per parameter set, with implicit rejection.
+// NTRU KEM (NIST PQC round 3; reference kem.c), per parameter set P and backend B
+// (ntru/backend.hpp), with implicit rejection. lib/scheme.cpp picks the instantiation once per
+// operation.
 //
 //   sk = owcpa sk || PRF key (32 bytes)
 //   KeyGen: seed (Sample_fg bytes) -> owcpa_keypair; PRF key appended.
@@ -10,44 +12,53 @@
 // calls), encapsulation draws the sampling bytes (one call).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
+#include "kem.hpp"
 #include "ntru/params.hpp"
 
 namespace pqkem::ntru {
 
-/// crypto_kem_keypair with its two randombytes() outputs given.
-template <class P>
-void keypair_derand(std::span<const std::uint8_t, P::sample_fg_bytes> seed, std::span<const std::uint8_t, 32> prf_key,
-                    std::span<std::uint8_t, P::pk_bytes> pk, std::span<std::uint8_t, P::sk_bytes> sk);
+template <class P, class B>
+struct Kem {
+  static constexpr std::size_t pk_bytes = P::pk_bytes;
+  static constexpr std::size_t sk_bytes = P::sk_bytes;
+  static constexpr std::size_t ct_bytes = P::ct_bytes;
+  static constexpr std::size_t keygen_coin_bytes = P::sample_fg_bytes + P::prf_key_bytes;  ///< seed || PRF key
+  static constexpr std::size_t encaps_coin_bytes = P::sample_rm_bytes;
+  /// The whole sk is secret.
+  static constexpr std::size_t secret_prefix_bytes = P::sk_bytes;
+  static constexpr std::size_t secret_suffix_bytes = 0;
+  /// decaps never fails: the caller checks sk first.
+  static constexpr bool decaps_checks_sk = false;
+  static constexpr std::string_view keygen_coins_what = "key generation coins (sampling seed || PRF key)";
+  static constexpr std::string_view encaps_coins_what = "encapsulation coins (sampling bytes)";
+  static constexpr std::string_view invalid_pk_why =
+      " public key is invalid: the unused bits of its last byte are not zero";
+  static constexpr std::string_view invalid_sk_why =
+      " secret key is invalid: a packed polynomial is not a canonical encoding";
 
-/// crypto_kem_enc with its randombytes() output given. The caller has checked pk (check_pk).
-template <class P>
-void encaps_derand(std::span<const std::uint8_t, P::pk_bytes> pk, std::span<const std::uint8_t, P::sample_rm_bytes> coins,
-                   std::span<std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key);
-
-/// crypto_kem_dec: never fails; an invalid ciphertext yields SHA3-256(PRF key || c), chosen
-/// with a mask, not a branch.
-template <class P>
-void decaps(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<const std::uint8_t, P::ct_bytes> c,
-            std::span<std::uint8_t, 32> shared_key);
-
-/// Public-key check: the encoding is canonical (the unused high bits of its last byte are 0,
-/// as pack_Rq0 writes them). Every other byte string of the right length decodes to some h.
-template <class P>
-bool check_pk(std::span<const std::uint8_t, P::pk_bytes> pk) noexcept;
-
-/// Secret-key check: the three packed polynomials are canonical encodings (trinary bytes below
-/// 3^5, no stray bits in the Sq encoding). Constant time; only the verdict is declassified.
-template <class P>
-bool check_sk(std::span<const std::uint8_t, P::sk_bytes> sk) noexcept;
-
-/// The public key of a secret key. sk does not store h, but it stores h^-1 mod (q, Phi_n):
-/// h mod (q, Phi_n) is its inverse (poly_rq_inv), and h(1) = 0 fixes h in Rq (Phi_n(1) = n is
-/// odd, hence invertible mod q): h = hbar + k Phi_n with k = -hbar(1) / n mod q.
-/// Reproduces keypair_derand's pk for every sk it outputs. Constant time in sk.
-template <class P>
-void pk_from_sk(std::span<const std::uint8_t, P::sk_bytes> sk, std::span<std::uint8_t, P::pk_bytes> pk) noexcept;
+  /// crypto_kem_keypair with its two randombytes() outputs given: seed || PRF key.
+  static void keygen_derand(In<keygen_coin_bytes> coins, Out<pk_bytes> pk, Out<sk_bytes> sk);
+  /// crypto_kem_enc with its randombytes() output given. The caller has checked pk (check_pk).
+  static void encaps_derand(In<pk_bytes> pk, In<encaps_coin_bytes> coins, Out<ct_bytes> c, Out<32> shared_key);
+  /// crypto_kem_dec: never fails (returns true); an invalid ciphertext yields
+  /// SHA3-256(PRF key || c), chosen with a mask, not a branch.
+  static bool decaps(In<sk_bytes> sk, In<ct_bytes> c, Out<32> shared_key);
+  /// Public-key check: the encoding is canonical (the unused high bits of its last byte are 0,
+  /// as pack_Rq0 writes them). Every other byte string of the right length decodes to some h.
+  static bool check_pk(In<pk_bytes> pk) noexcept;
+  /// Secret-key check: the three packed polynomials are canonical encodings (trinary bytes below
+  /// 3^5, no stray bits in the Sq encoding). Constant time; only the verdict is declassified.
+  static bool check_sk(In<sk_bytes> sk) noexcept;
+  /// The public key of a secret key. sk does not store h, but it stores h^-1 mod (q, Phi_n):
+  /// h mod (q, Phi_n) is its inverse (poly_rq_inv), and h(1) = 0 fixes h in Rq (Phi_n(1) = n is
+  /// odd, hence invertible mod q): h = hbar + k Phi_n with k = -hbar(1) / n mod q.
+  /// Reproduces keygen_derand's pk for every sk it outputs. Constant time in sk.
+  static void pk_from_sk(In<sk_bytes> sk, Out<pk_bytes> pk) noexcept;
+};
 
 }  // namespace pqkem::ntru

@@ -2,6 +2,7 @@
 #include "ntru/owcpa.hpp"
 
 #include "ct.hpp"
+#include "ntru/backend.hpp"
 #include "ntru/pack.hpp"
 #include "ntru/sample.hpp"
 
@@ -38,26 +39,26 @@ std::uint32_t check_r_fails(const Poly<P>& r) noexcept {
 
 }  // namespace
 
-template <class P>
-void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
+template <class P, class B>
+void owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
                    std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   Poly<P> f, g, finv3, gf, invgf, tmp, invh, h;
-  sample_fg<P>(k, f, g, seed);
+  sample_fg<P, B>(f, g, seed);
 
-  k.poly_s3_inv(finv3, f);
-  k.poly_s3_tobytes(sk.template subspan<0, t>(), f);
-  k.poly_s3_tobytes(sk.template subspan<t, t>(), finv3);
+  B::poly_s3_inv(finv3, f);
+  B::poly_s3_tobytes(sk.template subspan<0, t>(), f);
+  B::poly_s3_tobytes(sk.template subspan<t, t>(), finv3);
 
-  k.poly_z3_to_zq(f, f);
-  k.poly_z3_to_zq(g, g);
-  if constexpr (P::hrss) k.poly_mul_x_minus_1(g, g);  // HRSS: g <- (x - 1) g
+  B::poly_z3_to_zq(f, f);
+  B::poly_z3_to_zq(g, g);
+  if constexpr (P::hrss) B::poly_mul_x_minus_1(g, g);  // HRSS: g <- (x - 1) g
   for (auto& x : g.c) x = static_cast<std::uint16_t>((3u * x) & (P::q - 1));  // g <- 3 g
 
-  k.poly_rq_mul(gf, g, f);
-  k.poly_rq_inv(invgf, gf);  // (g f)^-1 mod (q, Phi_n)
+  B::poly_rq_mul(gf, g, f);
+  B::poly_rq_inv(invgf, gf);  // (g f)^-1 mod (q, Phi_n)
 
-  ProductScratch<P> mul(k);  // the last four products share one workspace (created after the
+  ProductScratch<P, B> mul;  // the last four products share one workspace (created after the
                              // inversion, which has its own, so that the two do not add up)
   mul.rq_mul(tmp, invgf, f);
   mul.sq_mul(invh, tmp, f);  // h^-1 = f^2 / (g f) = f / g mod (q, Phi_n)
@@ -69,62 +70,63 @@ void owcpa_keypair(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_pk_byte
   poly_rq_sum_zero_tobytes<P>(pk, h);
 }
 
-template <class P>
-void owcpa_enc(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
+template <class P, class B>
+void owcpa_enc(std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, const Poly<P>& m,
                std::span<const std::uint8_t, P::owcpa_pk_bytes> pk) noexcept {
   Poly<P> h, ct;
-  k.poly_rq_sum_zero_frombytes(h, pk);
-  k.poly_rq_mul(ct, r, h);
-  k.poly_lift(h, m);  // h is no longer needed: it holds Lift(m)
+  B::poly_rq_sum_zero_frombytes(h, pk);
+  B::poly_rq_mul(ct, r, h);
+  B::poly_lift(h, m);  // h is no longer needed: it holds Lift(m)
   for (std::size_t i = 0; i < P::n; ++i) ct.c[i] = static_cast<std::uint16_t>((ct.c[i] + h.c[i]) & (P::q - 1));
   poly_rq_sum_zero_tobytes<P>(c, ct);
 }
 
-template <class P>
-std::uint32_t owcpa_dec(const Kernels<P>& k, std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
+template <class P, class B>
+std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
                         std::span<const std::uint8_t, P::owcpa_sk_bytes> sk) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   // Five polynomials, reused (each one is written in full before it is read again): f holds f,
   // then f^-1 mod 3, then h^-1; x holds c f, then m f mod 3, then Lift(m), then c - Lift(m).
   Poly<P> c, f, x, m, r;
 
-  k.poly_rq_sum_zero_frombytes(c, ciphertext);
-  k.poly_s3_frombytes(f, sk.template subspan<0, t>());
-  k.poly_z3_to_zq(f, f);
+  B::poly_rq_sum_zero_frombytes(c, ciphertext);
+  B::poly_s3_frombytes(f, sk.template subspan<0, t>());
+  B::poly_z3_to_zq(f, f);
 
   // c f = 3 r g' + Lift(m) f mod (q, Phi_n) with small coefficients (g' = g or (x - 1) g): when
   // decryption succeeds its centered form reduced mod 3 is m f, and m = (m f) f^-1 in S3.
-  ProductScratch<P> mul(k);  // the three products share one workspace
+  ProductScratch<P, B> mul;  // the three products share one workspace
   mul.rq_mul(x, c, f);
-  k.poly_rq_to_s3(x, x);
-  k.poly_s3_frombytes(f, sk.template subspan<t, t>());
+  B::poly_rq_to_s3(x, x);
+  B::poly_s3_frombytes(f, sk.template subspan<t, t>());
   mul.s3_mul(m, x, f);
-  k.poly_s3_tobytes(rm.template subspan<t, t>(), m);
+  B::poly_s3_tobytes(rm.template subspan<t, t>(), m);
 
   std::uint32_t fail = 1u & ~q_encoding_is_canonical<P>(ciphertext);
   if constexpr (P::hps) fail |= check_m_fails(m);
 
   // r = (c - Lift(m)) / h mod (q, Phi_n)
-  k.poly_lift(x, m);
+  B::poly_lift(x, m);
   for (std::size_t i = 0; i < P::n; ++i) x.c[i] = static_cast<std::uint16_t>((c.c[i] - x.c[i]) & (P::q - 1));
-  k.poly_sq_frombytes(f, sk.template subspan<2 * t, P::pack_q_bytes>());
+  B::poly_sq_frombytes(f, sk.template subspan<2 * t, P::pack_q_bytes>());
   mul.sq_mul(r, x, f);
   fail |= check_r_fails(r);
 
-  k.poly_trinary_zq_to_z3(r, r);
-  k.poly_s3_tobytes(rm.template subspan<0, t>(), r);
+  B::poly_trinary_zq_to_z3(r, r);
+  B::poly_s3_tobytes(rm.template subspan<0, t>(), r);
   return fail;
 }
 
-#define PQKEM_NTRU_INSTANTIATE_OWCPA(P)                                                                        \
-  template void owcpa_keypair<P>(const Kernels<P>&, std::span<std::uint8_t, P::owcpa_pk_bytes>,                                   \
-                                 std::span<std::uint8_t, P::owcpa_sk_bytes>,                                   \
-                                 std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept;                   \
-  template void owcpa_enc<P>(const Kernels<P>&, std::span<std::uint8_t, P::owcpa_ct_bytes>, const Poly<P>&, const Poly<P>&,       \
-                             std::span<const std::uint8_t, P::owcpa_pk_bytes>) noexcept;                        \
-  template std::uint32_t owcpa_dec<P>(const Kernels<P>&, std::span<std::uint8_t, P::owcpa_msg_bytes>,                             \
-                                      std::span<const std::uint8_t, P::owcpa_ct_bytes>,                        \
-                                      std::span<const std::uint8_t, P::owcpa_sk_bytes>) noexcept;
+#define PQKEM_NTRU_INSTANTIATE_OWCPA_PB(P, B)                                                              \
+  template void owcpa_keypair<P, B>(std::span<std::uint8_t, P::owcpa_pk_bytes>,                              \
+                                    std::span<std::uint8_t, P::owcpa_sk_bytes>,                              \
+                                    std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept;             \
+  template void owcpa_enc<P, B>(std::span<std::uint8_t, P::owcpa_ct_bytes>, const Poly<P>&, const Poly<P>&, \
+                                std::span<const std::uint8_t, P::owcpa_pk_bytes>) noexcept;                  \
+  template std::uint32_t owcpa_dec<P, B>(std::span<std::uint8_t, P::owcpa_msg_bytes>,                        \
+                                         std::span<const std::uint8_t, P::owcpa_ct_bytes>,                   \
+                                         std::span<const std::uint8_t, P::owcpa_sk_bytes>) noexcept;
+#define PQKEM_NTRU_INSTANTIATE_OWCPA(P) PQKEM_NTRU_FOR_EACH_BACKEND(PQKEM_NTRU_INSTANTIATE_OWCPA_PB, P)
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_OWCPA)
 
 }  // namespace pqkem::ntru

@@ -171,7 +171,7 @@ void poly_sq_tobytes(std::span<std::uint8_t, P::pack_q_bytes> out, const Poly<P>
 }
 
 template <class P>
-void poly_sq_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+void poly_sq_frombytes_ref(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
   sq_decode<P>(r.c.data(), in.data());
   r.c[P::n - 1] = 0;
 }
@@ -182,7 +182,7 @@ void poly_rq_sum_zero_tobytes(std::span<std::uint8_t, P::pack_q_bytes> out, cons
 }
 
 template <class P>
-void poly_rq_sum_zero_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+void poly_rq_sum_zero_frombytes_ref(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
   sq_decode<P>(r.c.data(), in.data());
   // The sum mod 2^16 is enough (q divides 2^16); a 16-bit accumulator lets the loop vectorize.
   std::uint16_t sum = 0;
@@ -191,7 +191,7 @@ void poly_rq_sum_zero_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pac
 }
 
 template <class P>
-void poly_s3_tobytes(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
+void poly_s3_tobytes_ref(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
   constexpr std::size_t full = P::pack_deg / 5, rest = P::pack_deg % 5;
   const std::uint16_t* c = a.c.data();
   for (std::size_t j = 0; j < full; ++j) out[j] = s3_byte(load_4x16(c + 5 * j), c[5 * j + 4]);
@@ -203,7 +203,7 @@ void poly_s3_tobytes(std::span<std::uint8_t, P::pack_trinary_bytes> out, const P
 }
 
 template <class P>
-void poly_s3_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept {
+void poly_s3_frombytes_ref(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept {
   constexpr std::size_t bytes = P::pack_trinary_bytes;
   // Digit k of every byte into t[k] (a loop of 16-bit lanes that vectorizes: q_k = floor(b / 3^k)
   // is a high-half product mulhi(b, M_k) for b < 256; M_5 = 270 gives q_5 = floor(b / 243),
@@ -273,11 +273,11 @@ std::uint32_t q_encoding_is_canonical(std::span<const std::uint8_t, P::pack_q_by
 
 #define PQKEM_NTRU_INSTANTIATE_PACK(P)                                                                         \
   template void poly_sq_tobytes<P>(std::span<std::uint8_t, P::pack_q_bytes>, const Poly<P>&) noexcept;        \
-  template void poly_sq_frombytes<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_q_bytes>) noexcept;      \
+  template void poly_sq_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_q_bytes>) noexcept;      \
   template void poly_rq_sum_zero_tobytes<P>(std::span<std::uint8_t, P::pack_q_bytes>, const Poly<P>&) noexcept; \
-  template void poly_rq_sum_zero_frombytes<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_q_bytes>) noexcept; \
-  template void poly_s3_tobytes<P>(std::span<std::uint8_t, P::pack_trinary_bytes>, const Poly<P>&) noexcept;  \
-  template void poly_s3_frombytes<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_trinary_bytes>) noexcept; \
+  template void poly_rq_sum_zero_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_q_bytes>) noexcept; \
+  template void poly_s3_tobytes_ref<P>(std::span<std::uint8_t, P::pack_trinary_bytes>, const Poly<P>&) noexcept;  \
+  template void poly_s3_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_trinary_bytes>) noexcept; \
   template std::uint32_t s3_encoding_is_canonical<P>(std::span<const std::uint8_t, P::pack_trinary_bytes>) noexcept; \
   template std::uint32_t q_encoding_is_canonical<P>(std::span<const std::uint8_t, P::pack_q_bytes>) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_PACK)

@@ -17,23 +17,23 @@ template <class P>
 void poly_sq_tobytes(std::span<std::uint8_t, P::pack_q_bytes> out, const Poly<P>& a) noexcept;
 /// unpack_Sq: the inverse of poly_sq_tobytes; ignores the unused bits. Out: Sq.
 template <class P>
-void poly_sq_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
+void poly_sq_frombytes_ref(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
 
 /// pack_Rq0: for a with a(1) = 0 mod q; the same bytes as poly_sq_tobytes.
 template <class P>
 void poly_rq_sum_zero_tobytes(std::span<std::uint8_t, P::pack_q_bytes> out, const Poly<P>& a) noexcept;
 /// unpack_Rq0: coefficients 0..n-2 as stored, r_{n-1} = -(r_0 + ... + r_{n-2}) mod q. Out: Rq.
 template <class P>
-void poly_rq_sum_zero_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
+void poly_rq_sum_zero_frombytes_ref(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept;
 
 /// pack_S3: coefficients 0..n-2 (each in {0, 1, 2}), five per byte in base 3, coefficient 5j + k
 /// weighted 3^k in byte j (every byte < 243; a final partial byte holds the rest).
 template <class P>
-void poly_s3_tobytes(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept;
+void poly_s3_tobytes_ref(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept;
 /// unpack_S3: r_{5j+k} = floor(byte_j / 3^k) mod 3 (any byte value is accepted, as in the
 /// reference code), r_{n-1} = 0. Out: S3.
 template <class P>
-void poly_s3_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept;
+void poly_s3_frombytes_ref(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept;
 
 /// 0xFFFFFFFF if `in` is the canonical S3 encoding (every digit group below 3^5, or 3^k for a
 /// final group of k trits), else 0. Constant time.

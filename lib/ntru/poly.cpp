@@ -1,7 +1,6 @@
 // NTRU reductions mod Phi_n, representation changes between Z3 and Zq, and the message lift.
 #include "ntru/poly.hpp"
 
-#include "ntru/kernels.hpp"
 
 namespace pqkem::ntru {
 
@@ -20,7 +19,7 @@ void poly_mod_q_phi_n(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 template <class P>
-void poly_rq_to_s3(Poly<P>& r, const Poly<P>& a) noexcept {
+void poly_rq_to_s3_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // A coefficient c >= q/2 stands for c - q: add (-q mod 3) = 1 (logq odd) or 2 (logq even).
   // Fused with the reduction mod (3, Phi_n) of poly_mod_3_phi_n: r_i = (c_i + 2 c_{n-1}) mod 3,
   // computed in 16-bit lanes so the loop vectorizes (x < 3 (q + 2) < 2^16 below; for x < 2^16,
@@ -41,7 +40,7 @@ void poly_rq_to_s3(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 template <class P>
-void poly_z3_to_zq(Poly<P>& r, const Poly<P>& a) noexcept {
+void poly_z3_to_zq_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // 2 -> q - 1: bit 1 set -> all ones below q.
   for (std::size_t i = 0; i < P::n; ++i) {
     const std::uint16_t c = a.c[i];
@@ -50,7 +49,7 @@ void poly_z3_to_zq(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 template <class P>
-void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept {
+void poly_trinary_zq_to_z3_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // q - 1 -> (q - 1) ^ 1 = q - 2 -> low bits 10 = 2; 0 -> 0; 1 -> 1.
   for (std::size_t i = 0; i < P::n; ++i) {
     const std::uint32_t c = a.c[i] & (P::q - 1);
@@ -59,10 +58,9 @@ void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept {
 }
 
 template <class P>
-void poly_lift(const Kernels<P>& kern, Poly<P>& r, const Poly<P>& m) noexcept {
+void poly_lift_ref(Poly<P>& r, const Poly<P>& m) noexcept {
   if constexpr (P::hps) {
-    (void)kern;
-    poly_z3_to_zq(r, m);
+    poly_z3_to_zq_ref(r, m);
   } else {
     // b = m / (x - 1) mod (3, Phi_n). With m reduced mod Phi_n (deg <= n-2), look for b of
     // degree <= n-2 and a constant k with (x - 1) b = m + k Phi_n. At x = 1: 0 = m(1) + k n, so
@@ -92,18 +90,18 @@ void poly_lift(const Kernels<P>& kern, Poly<P>& r, const Poly<P>& m) noexcept {
       b.c[i] = static_cast<std::uint16_t>(x - 3 * d);
     }
     b.c[P::n - 1] = 0;
-    poly_z3_to_zq(b, b);
-    kern.poly_mul_x_minus_1(r, b);
+    poly_z3_to_zq_ref(b, b);
+    poly_mul_x_minus_1_ref<P>(r, b);
   }
 }
 
 #define PQKEM_NTRU_INSTANTIATE_POLY(P)                                            \
   template void poly_mod_3_phi_n<P>(Poly<P>&, const Poly<P>&) noexcept;          \
   template void poly_mod_q_phi_n<P>(Poly<P>&, const Poly<P>&) noexcept;          \
-  template void poly_rq_to_s3<P>(Poly<P>&, const Poly<P>&) noexcept;             \
-  template void poly_z3_to_zq<P>(Poly<P>&, const Poly<P>&) noexcept;             \
-  template void poly_trinary_zq_to_z3<P>(Poly<P>&, const Poly<P>&) noexcept;     \
-  template void poly_lift<P>(const Kernels<P>&, Poly<P>&, const Poly<P>&) noexcept;
+  template void poly_rq_to_s3_ref<P>(Poly<P>&, const Poly<P>&) noexcept;             \
+  template void poly_z3_to_zq_ref<P>(Poly<P>&, const Poly<P>&) noexcept;             \
+  template void poly_trinary_zq_to_z3_ref<P>(Poly<P>&, const Poly<P>&) noexcept;     \
+  template void poly_lift_ref<P>(Poly<P>&, const Poly<P>&) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_POLY)
 
 }  // namespace pqkem::ntru

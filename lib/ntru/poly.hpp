@@ -9,8 +9,8 @@
 //   "S3":  c_i in {0, 1, 2} with c_{n-1} = 0 (canonical mod (3, Phi_n)); "Z3": c_i in {0, 1, 2}.
 // Every kernel is noexcept, constant time (no secret-dependent branch, index, division or
 // modulo) and allows its output to alias an input. Kernels ending in `_ref` are the portable
-// twins of AVX2 kernels (lib/simd/avx2/ntru_avx2.h); operations reach either through the
-// kernel table of kernels.hpp, never by name.
+// twins of AVX2 kernels (lib/simd/avx2/ntru_avx2.h); operations reach either through a
+// backend struct of backend.hpp, never by name.
 #pragma once
 
 #include <array>
@@ -21,9 +21,6 @@
 #include "secret.hpp"
 
 namespace pqkem::ntru {
-
-template <class P>
-struct Kernels;  // kernels.hpp
 
 /// A polynomial of the parameter set P; wiped on destruction (most hold secrets).
 template <class P>
@@ -51,7 +48,7 @@ constexpr std::uint32_t mod3(std::uint32_t x) noexcept { return x - 3 * div3(x);
 /// Recursive Karatsuba on the full length-n operands down to a schoolbook base case, then one
 /// fold x^(n+i) -> x^i.
 template <class P>
-void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
+void poly_mul_cyclic_ref(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept;
 
 /// Spec "Rq multiplication": r = a * b in Rq. In: mod 2^16. Out: Rq.
 template <class P>
@@ -82,23 +79,23 @@ void poly_mod_q_phi_n(Poly<P>& r, const Poly<P>& a) noexcept;
 /// Rq -> S3: each coefficient's representative in [-q/2, q/2) reduced mod 3, then mod Phi_n.
 /// In: mod 2^16. Out: S3.
 template <class P>
-void poly_rq_to_s3(Poly<P>& r, const Poly<P>& a) noexcept;
+void poly_rq_to_s3_ref(Poly<P>& r, const Poly<P>& a) noexcept;
 
 /// Z3 -> Zq coefficientwise, {0, 1, 2} -> {0, 1, q - 1}. In: Z3. Out: Rq.
 template <class P>
-void poly_z3_to_zq(Poly<P>& r, const Poly<P>& a) noexcept;
+void poly_z3_to_zq_ref(Poly<P>& r, const Poly<P>& a) noexcept;
 
 /// Zq -> Z3 for trinary polynomials, {0, 1, q - 1} -> {0, 1, 2}. In: mod 2^16 (any input maps
 /// to {0..3}; only trinary inputs are meaningful). Out: Z3 when the input is trinary.
 template <class P>
-void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept;
+void poly_trinary_zq_to_z3_ref(Poly<P>& r, const Poly<P>& a) noexcept;
 
 /// Spec "Lift" (message lift into Rq). HPS: Lift(m) = m with coefficients {0, 1, -1}.
 /// HRSS: Lift(m) = (x - 1) * b, where b = m / (x - 1) mod (3, Phi_n) in canonical S3 form with
 /// coefficients {0, 1, -1}; so Lift(m) = m mod (3, Phi_n) and Lift(m)(1) = 0.
-/// In: Z3. Out: Rq. HRSS multiplies by (x - 1) with k's kernel.
+/// In: Z3. Out: Rq.
 template <class P>
-void poly_lift(const Kernels<P>& k, Poly<P>& r, const Poly<P>& m) noexcept;
+void poly_lift_ref(Poly<P>& r, const Poly<P>& m) noexcept;
 
 // ---- inversion (inv.cpp) -----------------------------------------------------------------
 

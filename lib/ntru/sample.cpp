@@ -73,40 +73,12 @@ void sample_fixed_type_ref(Poly<P>& r, const std::uint8_t* u) noexcept {
 }
 
 template <class P>
-void sample_fixed_type(const Kernels<P>& k, Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept {
-  k.sample_fixed_type(r, u.data());
-}
-
-template <class P>
-void sample_fg(const Kernels<P>& k, Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_fg_bytes> u) noexcept {
-  if constexpr (P::hps) {
-    sample_iid<P>(f, u.template first<P::sample_iid_bytes>());
-    sample_fixed_type<P>(k, g, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
-  } else {
-    sample_iid_plus<P>(f, u.template first<P::sample_iid_bytes>());
-    sample_iid_plus<P>(g, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
-  }
-}
-
-template <class P>
-void sample_rm(const Kernels<P>& k, Poly<P>& r, Poly<P>& m, std::span<const std::uint8_t, P::sample_rm_bytes> u) noexcept {
-  sample_iid<P>(r, u.template first<P::sample_iid_bytes>());
-  if constexpr (P::hps)
-    sample_fixed_type<P>(k, m, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
-  else
-    sample_iid<P>(m, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
-}
-
-template <class P>
 using IidBytes = std::span<const std::uint8_t, P::sample_iid_bytes>;
 
 #define PQKEM_NTRU_INSTANTIATE_SAMPLE(P)                                                                     \
   template void sample_iid<P>(Poly<P>&, IidBytes<P>) noexcept;                                               \
   template void sample_iid_plus<P>(Poly<P>&, IidBytes<P>) noexcept;                                          \
-  template void sample_fixed_type<P>(const Kernels<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_ft_bytes>) noexcept;  \
-  template void sample_fixed_type_ref<P>(Poly<P>&, const std::uint8_t*) noexcept;                            \
-  template void sample_fg<P>(const Kernels<P>&, Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept; \
-  template void sample_rm<P>(const Kernels<P>&, Poly<P>&, Poly<P>&, std::span<const std::uint8_t, P::sample_rm_bytes>) noexcept;
+  template void sample_fixed_type_ref<P>(Poly<P>&, const std::uint8_t*) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_SAMPLE)
 
 }  // namespace pqkem::ntru

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <span>
 
-#include "ntru/kernels.hpp"
 #include "ntru/poly.hpp"
 
 namespace pqkem::ntru {
@@ -23,20 +22,37 @@ void sample_iid_plus(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_byt
 /// Sample_fixed_type (HPS): exactly weight/2 coefficients 1 and weight/2 coefficients 2 (= -1)
 /// among r_0..r_{n-2}, r_{n-1} = 0. The bytes are read as a little-endian bit stream cut into
 /// n - 1 30-bit words w_i; s_i = (w_i << 2) | label_i (label 1 for i < weight/2, 2 for
-/// i < weight, else 0) is sorted as int32 in constant time (k's sort) and r_i = s_i mod 4. Out: S3.
-template <class P>
-void sample_fixed_type(const Kernels<P>& k, Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept;
-/// The portable twin (the kernel table's entry): builds the keys, sorts them with
-/// sort_int32_ref and extracts the labels. u holds P::sample_ft_bytes bytes.
+/// i < weight, else 0) is sorted as int32 in constant time and r_i = s_i mod 4. Out: S3.
+/// Runs backend B's kernel.
+template <class P, class B>
+void sample_fixed_type(Poly<P>& r, std::span<const std::uint8_t, P::sample_ft_bytes> u) noexcept {
+  B::sample_fixed_type(r, u.data());
+}
+/// The portable twin (RefBackend's kernel): builds the keys, sorts them with sort_int32_ref and
+/// extracts the labels. u holds P::sample_ft_bytes bytes.
 template <class P>
 void sample_fixed_type_ref(Poly<P>& r, const std::uint8_t* u) noexcept;
 
 /// Sample_fg: HPS f = iid, g = fixed type; HRSS f, g = iid plus. Out: S3.
-template <class P>
-void sample_fg(const Kernels<P>& k, Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_fg_bytes> u) noexcept;
+template <class P, class B>
+void sample_fg(Poly<P>& f, Poly<P>& g, std::span<const std::uint8_t, P::sample_fg_bytes> u) noexcept {
+  if constexpr (P::hps) {
+    sample_iid<P>(f, u.template first<P::sample_iid_bytes>());
+    sample_fixed_type<P, B>(g, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
+  } else {
+    sample_iid_plus<P>(f, u.template first<P::sample_iid_bytes>());
+    sample_iid_plus<P>(g, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
+  }
+}
 
 /// Sample_rm: HPS r = iid, m = fixed type; HRSS r, m = iid. Out: S3.
-template <class P>
-void sample_rm(const Kernels<P>& k, Poly<P>& r, Poly<P>& m, std::span<const std::uint8_t, P::sample_rm_bytes> u) noexcept;
+template <class P, class B>
+void sample_rm(Poly<P>& r, Poly<P>& m, std::span<const std::uint8_t, P::sample_rm_bytes> u) noexcept {
+  sample_iid<P>(r, u.template first<P::sample_iid_bytes>());
+  if constexpr (P::hps)
+    sample_fixed_type<P, B>(m, u.template subspan<P::sample_iid_bytes, P::sample_ft_bytes>());
+  else
+    sample_iid<P>(m, u.template subspan<P::sample_iid_bytes, P::sample_iid_bytes>());
+}
 
 }  // namespace pqkem::ntru

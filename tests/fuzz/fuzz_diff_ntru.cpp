@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz_util.hpp"
-#include "ntru/kernels.hpp"
+#include "../ntru/kernel_table.hpp"
 #include "ntru/params.hpp"
 #include "ntru/poly.hpp"
 #include "simd/dispatch.hpp"

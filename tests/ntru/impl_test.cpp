@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "ntru/kernels.hpp"
+#include "kernel_table.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
 #include "test_util.hpp"

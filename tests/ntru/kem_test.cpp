@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "ntru/backend.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/owcpa.hpp"
 #include "ntru/pack.hpp"
@@ -216,23 +217,22 @@ TYPED_TEST_SUITE(NtruOwcpa, AllParams, ParamsName);
 TYPED_TEST(NtruOwcpa, MessagesOutsideTheMessageSpaceAreRejected) {
   using P = TypeParam;
   std::mt19937_64 rng(102);
-  const auto seed = random_bytes(rng, P::sample_fg_bytes);
-  const auto prf = random_bytes(rng, 32);
+  using K = Kem<P, RefBackend>;
+  const auto coins_kg = random_bytes(rng, K::keygen_coin_bytes);  // seed || PRF key
   std::vector<std::uint8_t> pk(P::pk_bytes), sk(P::sk_bytes);
-  keypair_derand<P>(std::span<const std::uint8_t, P::sample_fg_bytes>(seed.data(), seed.size()),
-                    std::span<const std::uint8_t, 32>(prf.data(), 32), std::span<std::uint8_t, P::pk_bytes>(pk),
-                    std::span<std::uint8_t, P::sk_bytes>(sk));
+  K::keygen_derand(std::span<const std::uint8_t, K::keygen_coin_bytes>(coins_kg.data(), coins_kg.size()),
+                   std::span<std::uint8_t, P::pk_bytes>(pk), std::span<std::uint8_t, P::sk_bytes>(sk));
   const auto coins = random_bytes(rng, P::sample_rm_bytes);
   Poly<P> r, m;
-  sample_rm<P>(active_kernels<P>(), r, m, std::span<const std::uint8_t, P::sample_rm_bytes>(coins.data(), coins.size()));
+  sample_rm<P, RefBackend>(r, m, std::span<const std::uint8_t, P::sample_rm_bytes>(coins.data(), coins.size()));
 
   auto decaps_of = [&](const Poly<P>& rr, const Poly<P>& mm, std::vector<std::uint8_t>& c) {
     c.assign(P::ct_bytes, 0);
     Poly<P> rq;
-    poly_z3_to_zq(rq, rr);
-    owcpa_enc<P>(active_kernels<P>(), std::span<std::uint8_t, P::ct_bytes>(c), rq, mm, std::span<const std::uint8_t, P::pk_bytes>(pk));
+    poly_z3_to_zq_ref(rq, rr);
+    owcpa_enc<P, RefBackend>(std::span<std::uint8_t, P::ct_bytes>(c), rq, mm, std::span<const std::uint8_t, P::pk_bytes>(pk));
     std::vector<std::uint8_t> ss(32);
-    decaps<P>(std::span<const std::uint8_t, P::sk_bytes>(sk), std::span<const std::uint8_t, P::ct_bytes>(c),
+    K::decaps(std::span<const std::uint8_t, P::sk_bytes>(sk), std::span<const std::uint8_t, P::ct_bytes>(c),
               std::span<std::uint8_t, 32>(ss));
     return ss;
   };
@@ -240,8 +240,8 @@ TYPED_TEST(NtruOwcpa, MessagesOutsideTheMessageSpaceAreRejected) {
   {  // In the message space: decapsulates to SHA3-256(pack_S3(r) || pack_S3(m)).
     const auto ss = decaps_of(r, m, c);
     std::vector<std::uint8_t> rm(P::owcpa_msg_bytes);
-    poly_s3_tobytes<P>(std::span<std::uint8_t, P::pack_trinary_bytes>(rm.data(), P::pack_trinary_bytes), r);
-    poly_s3_tobytes<P>(
+    poly_s3_tobytes_ref<P>(std::span<std::uint8_t, P::pack_trinary_bytes>(rm.data(), P::pack_trinary_bytes), r);
+    poly_s3_tobytes_ref<P>(
         std::span<std::uint8_t, P::pack_trinary_bytes>(rm.data() + P::pack_trinary_bytes, P::pack_trinary_bytes), m);
     EXPECT_EQ(ss, sha3_256({rm}));
   }

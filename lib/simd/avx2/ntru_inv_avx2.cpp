@@ -320,7 +320,7 @@ inline std::uint32_t lane_bits(__m256i mask) noexcept {
   return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(mask)), 0x55555555u);
 }
 
-/// GF(3): r = a^-1 mod (3, Phi_n) or 0. Input and output as in ntru_poly_s3_inv.
+/// GF(3): r = a^-1 mod (3, Phi_n) or 0. Input and output as in ntru_poly_s3_inv_avx2.
 template <int W>
 void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
   S3Words st = {};
@@ -400,7 +400,7 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
 
 }  // namespace
 
-void ntru_poly_s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
+void ntru_poly_s3_inv_avx2(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
   if (n <= 512) s3_inv<2>(r, a, n);  // n is public
   else if (n <= 768) s3_inv<3>(r, a, n);
   else s3_inv<4>(r, a, n);

@@ -5,7 +5,7 @@
 // prefix sum, one coefficient at a time, and its 16-bit stores then meet the wide loads of the
 // next loops (store-forwarding stalls): about 3k ticks at n = 701, a tenth of a decapsulation.
 // Here every pass is 16 lanes wide, the prefix sum included (a scan inside each 16-lane vector
-// plus a carried total), and the product by (x - 1) is ntru_poly_mul_x_minus_1.
+// plus a carried total), and the product by (x - 1) is ntru_poly_mul_x_minus_1_avx2.
 #include <immintrin.h>
 
 #include <cstring>
@@ -56,8 +56,8 @@ inline void map16(std::uint16_t* r, const std::uint16_t* a, int n, F f) noexcept
 
 }  // namespace
 
-void ntru_rq_to_s3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
-  // As poly_rq_to_s3: lift(v) = c + (c >> (logq - 1)) (-q mod 3) with c = v mod q (a
+void ntru_rq_to_s3_avx2(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+  // As poly_rq_to_s3_ref: lift(v) = c + (c >> (logq - 1)) (-q mod 3) with c = v mod q (a
   // representative of the centered value mod 3, below q + 2), then (lift(a_i) + 2 lift(a_{n-1}))
   // mod 3, below 3 (q + 2) < 2^16.
   const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1));
@@ -71,12 +71,12 @@ void ntru_rq_to_s3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) no
   map16(r, a, n, [&](__m256i v) noexcept { return mod3_16(_mm256_add_epi16(lift(v), t)); });
 }
 
-void ntru_z3_to_zq(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+void ntru_z3_to_zq_avx2(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
   const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1));
   map16(r, a, n, [&](__m256i c) noexcept { return z3_to_zq16(c, mask); });
 }
 
-void ntru_trinary_zq_to_z3(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+void ntru_trinary_zq_to_z3_avx2(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
   // q - 1 -> (q - 1) ^ 1 = q - 2 -> low bits 10 = 2; 0 -> 0; 1 -> 1.
   const __m256i mask = _mm256_set1_epi16(static_cast<short>((1 << logq) - 1)), three = _mm256_set1_epi16(3);
   const __m128i top_shift = _mm_cvtsi32_si128(logq - 1);
@@ -86,7 +86,7 @@ void ntru_trinary_zq_to_z3(std::uint16_t* r, const std::uint16_t* a, int n, int 
   });
 }
 
-void ntru_poly_lift_hrss(std::uint16_t* r, const std::uint16_t* m, int n, int logq) noexcept {
+void ntru_poly_lift_hrss_avx2(std::uint16_t* r, const std::uint16_t* m, int n, int logq) noexcept {
   const int pad = 16 * ((n + 15) / 16);
   alignas(32) std::uint16_t b[kPadMax];
   std::memcpy(b, m, 2 * static_cast<std::size_t>(n));
@@ -117,7 +117,7 @@ void ntru_poly_lift_hrss(std::uint16_t* r, const std::uint16_t* m, int n, int lo
     const __m256i d = _mm256_and_si256(mod3_16(_mm256_sub_epi16(c12n, p)), lanes_below(n - 1 - i));
     _mm256_store_si256(reinterpret_cast<__m256i*>(b + i), z3_to_zq16(d, qm));
   }
-  ntru_poly_mul_x_minus_1(r, b, n, logq);  // r may alias m: m is not read any more
+  ntru_poly_mul_x_minus_1_avx2(r, b, n, logq);  // r may alias m: m is not read any more
   wipe(b, sizeof b);
   sum = carry = _mm256_setzero_si256();
   __asm__ volatile("" : : "x"(sum), "x"(carry));

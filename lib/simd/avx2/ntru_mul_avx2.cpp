@@ -1,11 +1,11 @@
 // NTRU multiplication kernels in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contract).
 //
 // Two products, each a fixed sequence of operations for a given n (constant time):
-//  - ntru_poly_mul_cyclic, exact in Z_{2^16}[x]/(x^n - 1) like its portable twin: both operands
+//  - ntru_poly_mul_cyclic_avx2, exact in Z_{2^16}[x]/(x^n - 1) like its portable twin: both operands
 //    are zero-padded to m = ceil(n/16) blocks of 16 coefficients, multiplied as plain polynomials
 //    by Karatsuba on whole blocks (every sum and difference is one 16-lane vector operation,
 //    wrapping mod 2^16), down to products of at most kBaseBlocks blocks done by a 16-lane
-//    schoolbook, then folded once (x^(n+i) = x^i). Only the kernel table's poly_mul_cyclic
+//    schoolbook, then folded once (x^(n+i) = x^i). Only the kernel table's poly_mul_cyclic_ref
 //    entry uses it.
 //  - Toom4 (below), correct mod 2^13 only, about 2.5x faster: the Rq, Sq and S3 products and
 //    the Newton steps of the Rq inversion (at the end of this file, on top of the S2 inverse of
@@ -152,7 +152,7 @@ void cyclic_padded(std::uint16_t* out, const std::uint16_t* a, const std::uint16
 // 4n < 2^13. That admits Toom-Cook 4-way over Z_{2^16}: its interpolation (interpolate_block)
 // divides by powers of two with right shifts, each losing a top bit, at most three along the
 // way to any coefficient, so every C_k is correct mod 2^13 (the other divisions are by odd
-// numbers: multiplications by their inverses mod 2^16). ntru_poly_mul_cyclic, whose contract is
+// numbers: multiplications by their inverses mod 2^16). ntru_poly_mul_cyclic_avx2, whose contract is
 // the exact product mod 2^16, keeps the block Karatsuba above.
 //
 // Layout for leaf length L (a multiple of 8): both operands are zero-padded to N = 16 L
@@ -628,53 +628,53 @@ template <Finish fin>
 void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, std::uint16_t mask16) noexcept {
   alignas(32) unsigned char scratch[kNtruProductScratchBytes];
   toom4_cyclic_in<fin>(r, a, b, n, mask16, scratch);
-  ntru_wipe_product_scratch(scratch, n);
+  ntru_wipe_product_scratch_avx2(scratch, n);
 }
 
 }  // namespace
 
-void ntru_poly_mul_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
+void ntru_poly_mul_cyclic_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
   alignas(32) std::uint16_t out[16 * kMaxBlocks];
   cyclic_padded(out, a, b, n);
   std::memcpy(r, out, 2 * static_cast<std::size_t>(n));
   wipe(out, sizeof out);
 }
 
-void ntru_poly_mul_cyclic_mod8192(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
+void ntru_poly_mul_cyclic_mod8192_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
   toom4_cyclic<Finish::kMod8192>(r, a, b, n, 0xFFFF);
 }
 
 // q = 2^logq <= 2^13: the product mod 2^13 determines the Rq and Sq products.
-void ntru_poly_rq_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept {
+void ntru_poly_rq_mul_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept {
   toom4_cyclic<Finish::kRq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1));
 }
 
-void ntru_poly_sq_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept {
+void ntru_poly_sq_mul_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept {
   toom4_cyclic<Finish::kSq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1));
 }
 
-void ntru_poly_s3_mul(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
+void ntru_poly_s3_mul_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
   // The exact product coefficients are <= 4n < 2^13, so the product mod 2^13 (masked to 13
   // bits) is exact; plus 2 s_{n-1} it stays below 2^16: mod3_16 applies.
   toom4_cyclic<Finish::kS3>(r, a, b, n, 0x1FFF);
 }
 
-void ntru_poly_rq_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
+void ntru_poly_rq_mul_in_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
                          void* scratch) noexcept {
   toom4_cyclic_in<Finish::kRq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1), scratch);
 }
 
-void ntru_poly_sq_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
+void ntru_poly_sq_mul_in_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
                          void* scratch) noexcept {
   toom4_cyclic_in<Finish::kSq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1), scratch);
 }
 
-void ntru_poly_s3_mul_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+void ntru_poly_s3_mul_in_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
                          void* scratch) noexcept {
-  toom4_cyclic_in<Finish::kS3>(r, a, b, n, 0x1FFF, scratch);  // as ntru_poly_s3_mul
+  toom4_cyclic_in<Finish::kS3>(r, a, b, n, 0x1FFF, scratch);  // as ntru_poly_s3_mul_avx2
 }
 
-void ntru_wipe_product_scratch(void* scratch, int n) noexcept {
+void ntru_wipe_product_scratch_avx2(void* scratch, int n) noexcept {
   switch (n) {
     case 509: workspace_in<509>(scratch).wipe(); return;
     case 677: workspace_in<677>(scratch).wipe(); return;
@@ -683,7 +683,7 @@ void ntru_wipe_product_scratch(void* scratch, int n) noexcept {
   }
 }
 
-void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+void ntru_poly_mul_x_minus_1_avx2(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
   // (x - 1) a = sum_i (a_{i-1} - a_i) x^i (indices mod n). Blocks of 16 from the top down: block
   // i reads a_{i-1} .. a_{i+15} and writes r_i .. r_{i+15}, so with r = a no block reads what a
   // higher one wrote. The block at 1 and r_0 are computed first (from the untouched a) and stored
@@ -701,7 +701,7 @@ void ntru_poly_mul_x_minus_1(std::uint16_t* r, const std::uint16_t* a, int n, in
 
 namespace {
 
-/// ntru_poly_rq_inv for a public n.
+/// ntru_poly_rq_inv_avx2 for a public n.
 template <int n>
 void rq_inv(std::uint16_t* r, const std::uint16_t* a, int logq) noexcept {
   // As the portable twin, from the inverse mod 2: if a r = 1 - u with u = 0 mod (2^j, Phi_n),
@@ -713,7 +713,7 @@ void rq_inv(std::uint16_t* r, const std::uint16_t* a, int logq) noexcept {
   // Z_2[x]/(Phi_n)): 1 + u + u^2 needs no product. Then Newton steps, or a cubic one where it
   // saves a product: 11 and 12 bits in 6 products (1, 3, 6, 12), 13 bits in 7 (1, 3, 6, 18).
   // The inverse mod (q, Phi_n) is unique, so the result is the twin's. The products (the Toom-4
-  // product of ntru_poly_mul_cyclic_mod8192) are only correct mod 2^13, which is all the result
+  // product of ntru_poly_mul_cyclic_mod8192_avx2) are only correct mod 2^13, which is all the result
   // needs (q <= 2^13: reduction mod 2^13 is a ring map, so the iteration mod 2^13 is the same
   // iteration); one reduction mod (q, Phi_n) at the end. logq, hence the sequence of steps, is public.
   // All products share one workspace, wiped once at the end (with the other temporaries), and
@@ -731,7 +731,7 @@ void rq_inv(std::uint16_t* r, const std::uint16_t* a, int logq) noexcept {
   store16(x + kPad - 16, zero);
   store16(t + kPad - 16, zero);
   std::memcpy(ac, a, 2 * static_cast<std::size_t>(n));  // r may alias a
-  ntru_poly_r2_inv(x, ac, n);
+  ntru_poly_r2_inv_avx2(x, ac, n);
   T::prepare(pa, ac, ws);
   // e = u = 1 - a x (from t = a x), x prepared for the products that follow.
   auto residual = [&]() {
@@ -788,7 +788,7 @@ void rq_inv(std::uint16_t* r, const std::uint16_t* a, int logq) noexcept {
 
 }  // namespace
 
-void ntru_poly_rq_inv(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
+void ntru_poly_rq_inv_avx2(std::uint16_t* r, const std::uint16_t* a, int n, int logq) noexcept {
   switch (n) {
     case 509: rq_inv<509>(r, a, logq); return;
     case 677: rq_inv<677>(r, a, logq); return;

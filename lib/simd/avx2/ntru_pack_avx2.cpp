@@ -155,7 +155,7 @@ void q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, bool sum_zero)
 
 }  // namespace
 
-void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept {
+void ntru_s3_frombytes_avx2(std::uint16_t* r, const std::uint8_t* in, int n) noexcept {
   const int deg = n - 1;
   const Encoding enc(in, (deg + 4) / 5);
   // Five steps (80 coefficients, 16 bytes) at a time: step j of block S reads 16 bytes at
@@ -186,7 +186,7 @@ void ntru_s3_frombytes(std::uint16_t* r, const std::uint8_t* in, int n) noexcept
   r[n - 1] = 0;
 }
 
-void ntru_s3_tobytes(std::uint8_t* out, const std::uint16_t* c, int n) noexcept {
+void ntru_s3_tobytes_avx2(std::uint8_t* out, const std::uint16_t* c, int n) noexcept {
   const int deg = n - 1, full = deg / 5;
   // Byte j is the dot product of c[5j .. 5j + 8) with (1, 3, 9, 27, 81, 0, 0, 0): one 128-bit
   // load and half a vpmaddwd leave four 32-bit partial sums, which two rounds of (pack to 16
@@ -219,7 +219,7 @@ void ntru_s3_tobytes(std::uint8_t* out, const std::uint16_t* c, int n) noexcept 
   }
 }
 
-void ntru_q_frombytes(std::uint16_t* r, const std::uint8_t* in, int n, int logq, bool sum_zero) noexcept {
+void ntru_q_frombytes_avx2(std::uint16_t* r, const std::uint8_t* in, int n, int logq, bool sum_zero) noexcept {
   switch (logq) {  // public
     case 11: q_frombytes<11>(r, in, n, sum_zero); return;
     case 12: q_frombytes<12>(r, in, n, sum_zero); return;

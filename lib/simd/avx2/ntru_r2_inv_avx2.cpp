@@ -289,7 +289,7 @@ void r2_inv(std::uint16_t* r, const std::uint16_t* a) noexcept {
 
 }  // namespace
 
-void ntru_poly_r2_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
+void ntru_poly_r2_inv_avx2(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
   switch (n) {  // n is public, one of these (ntru_avx2.h)
     case 509: r2_inv<509>(r, a); break;
     case 677: r2_inv<677>(r, a); break;

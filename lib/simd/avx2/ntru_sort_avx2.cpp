@@ -257,7 +257,7 @@ inline void wipe(void* p, std::size_t bytes) noexcept {
 
 }  // namespace
 
-void ntru_sort_int32(std::int32_t* x, std::size_t len) noexcept {
+void ntru_sort_int32_avx2(std::int32_t* x, std::size_t len) noexcept {
   if (len < 2) return;
   alignas(32) std::int32_t buf[kNtruSortMaxLen];
   std::memcpy(buf, x, 4 * len);
@@ -265,7 +265,7 @@ void ntru_sort_int32(std::int32_t* x, std::size_t len) noexcept {
   wipe(buf, 4 * wires_for(len));  // the words that held data
 }
 
-void ntru_sample_fixed_type(std::uint16_t* r, const std::uint8_t* u, int n, int weight) noexcept {
+void ntru_sample_fixed_type_avx2(std::uint16_t* r, const std::uint8_t* u, int n, int weight) noexcept {
   const std::size_t m = static_cast<std::size_t>(n) - 1, half = static_cast<std::size_t>(weight) / 2;
   alignas(32) std::int32_t keys[kNtruSortMaxLen];
   alignas(32) std::int32_t sorted[kNtruSortMaxLen];

@@ -18,7 +18,7 @@
 
 #include "../../ntru/test_util.hpp"
 #include "hash.hpp"
-#include "ntru/kernels.hpp"
+#include "../../ntru/kernel_table.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/pack.hpp"
 #include "ntru/poly.hpp"
@@ -180,7 +180,7 @@ TYPED_TEST(NtruAvx2Kernel, MultiplicationsSharingScratch) {
   const auto z3 = this->z3_operands(rng);
   std::size_t idx = 0;
   {
-    ProductScratch<P> mul(this->avx2());
+    TableScratch<P> mul(this->avx2());
     for (std::size_t i = 0; i < ops.size(); ++i, ++idx) {
       const Poly<P>& a = ops[i];
       const Poly<P>& b = ops[(i * 5 + 1) % ops.size()];
@@ -219,7 +219,7 @@ TYPED_TEST(NtruAvx2Kernel, MultiplicationsSharingScratch) {
 }
 
 /// The internal Toom-4 product (behind the Rq, Sq, S3 products and the Rq inversion) is the
-/// cyclic product mod 2^13: compare it with poly_mul_cyclic in the low 13 bits, on the operands
+/// cyclic product mod 2^13: compare it with poly_mul_cyclic_ref in the low 13 bits, on the operands
 /// above plus all-0xFFFF, all-(q-1), a single 1 at each end, and products of random pairs.
 TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
 #if PQKEM_HAVE_AVX2
@@ -233,11 +233,11 @@ TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
   std::size_t idx = 0;
   auto check = [&](const Poly<P>& a, const Poly<P>& b) {
     Poly<P> want, got = a;
-    poly_mul_cyclic(want, a, b);
-    simd::avx2::ntru_poly_mul_cyclic_mod8192(got.c.data(), got.c.data(), b.c.data(), static_cast<int>(P::n));  // r = a
+    poly_mul_cyclic_ref(want, a, b);
+    simd::avx2::ntru_poly_mul_cyclic_mod8192_avx2(got.c.data(), got.c.data(), b.c.data(), static_cast<int>(P::n));  // r = a
     for (auto* p : {&want, &got})
       for (auto& x : p->c) x = static_cast<std::uint16_t>(x & 0x1FFF);
-    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192");
+    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192_avx2");
     ++idx;
   };
   for (std::size_t i = 0; i < ops.size(); ++i)
@@ -246,11 +246,11 @@ TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
   // Squares with r = a = b (the Rq inversion squares in place).
   for (const Poly<P>& a : ops) {
     Poly<P> want, got = a;
-    poly_mul_cyclic(want, a, a);
-    simd::avx2::ntru_poly_mul_cyclic_mod8192(got.c.data(), got.c.data(), got.c.data(), static_cast<int>(P::n));
+    poly_mul_cyclic_ref(want, a, a);
+    simd::avx2::ntru_poly_mul_cyclic_mod8192_avx2(got.c.data(), got.c.data(), got.c.data(), static_cast<int>(P::n));
     for (auto* p : {&want, &got})
       for (auto& x : p->c) x = static_cast<std::uint16_t>(x & 0x1FFF);
-    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192 (r = a = b)");
+    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192_avx2 (r = a = b)");
     ++idx;
   }
 #else
@@ -315,8 +315,8 @@ TYPED_TEST(NtruAvx2Kernel, RqInversion) {
   // Key-generation shaped inputs: 3 g f with g of fixed type / f ternary.
   for (int i = 0; i < 4; ++i) {
     Poly<P> f = this->random_poly(rng, 3), g = this->random_poly(rng, 3), gf;
-    poly_z3_to_zq(f, f);
-    poly_z3_to_zq(g, g);
+    poly_z3_to_zq_ref(f, f);
+    poly_z3_to_zq_ref(g, g);
     for (auto& x : g.c) x = static_cast<std::uint16_t>((3u * x) & (P::q - 1));
     this->ref().poly_rq_mul(gf, g, f);
     Poly<P> want, got;
@@ -411,8 +411,8 @@ TYPED_TEST(NtruAvx2Kernel, SortAndSampleFixedType) {
       std::array<std::uint8_t, P::sample_ft_bytes> u{};
       for (auto& b : u) b = static_cast<std::uint8_t>(i == 0 ? 0 : i == 1 ? 0xFF : rng());
       Poly<P> want, got;
-      sample_fixed_type<P>(this->ref(), want, u);
-      sample_fixed_type<P>(this->avx2(), got, u);
+      this->ref().sample_fixed_type(want, u.data());
+      this->avx2().sample_fixed_type(got, u.data());
       EXPECT_POLY_EQ(got, want, "sample_fixed_type");
       ++idx;
     }
@@ -436,7 +436,7 @@ TYPED_TEST(NtruAvx2Kernel, Decodings) {
       for (auto& b : q) b = static_cast<std::uint8_t>(kind == 2 ? 0xFF : rng());
     } else if (kind == 3) {
       Poly<P> a = this->random_poly(rng, 3), b = this->random_poly(rng, P::q);
-      poly_s3_tobytes<P>(t, a);
+      poly_s3_tobytes_ref<P>(t, a);
       poly_sq_tobytes<P>(q, b);
     }
     Poly<P> want = this->constant(0xABCD), got = this->constant(0x1234);
@@ -455,12 +455,12 @@ TYPED_TEST(NtruAvx2Kernel, Decodings) {
     for (auto& b : t) b = static_cast<std::uint8_t>(rng());
     for (auto& b : q) b = static_cast<std::uint8_t>(rng());
     Poly<P> want, got;
-    poly_s3_frombytes<P>(want, std::span<const std::uint8_t, P::pack_trinary_bytes>(t.data(), t.size()));
-    simd::avx2::ntru_s3_frombytes(got.c.data(), t.data(), static_cast<int>(P::n));
-    EXPECT_POLY_EQ(got, want, "ntru_s3_frombytes (heap, exact size)");
-    poly_rq_sum_zero_frombytes<P>(want, std::span<const std::uint8_t, P::pack_q_bytes>(q.data(), q.size()));
-    simd::avx2::ntru_q_frombytes(got.c.data(), q.data(), static_cast<int>(P::n), P::logq, true);
-    EXPECT_POLY_EQ(got, want, "ntru_q_frombytes (heap, exact size)");
+    poly_s3_frombytes_ref<P>(want, std::span<const std::uint8_t, P::pack_trinary_bytes>(t.data(), t.size()));
+    simd::avx2::ntru_s3_frombytes_avx2(got.c.data(), t.data(), static_cast<int>(P::n));
+    EXPECT_POLY_EQ(got, want, "ntru_s3_frombytes_avx2 (heap, exact size)");
+    poly_rq_sum_zero_frombytes_ref<P>(want, std::span<const std::uint8_t, P::pack_q_bytes>(q.data(), q.size()));
+    simd::avx2::ntru_q_frombytes_avx2(got.c.data(), q.data(), static_cast<int>(P::n), P::logq, true);
+    EXPECT_POLY_EQ(got, want, "ntru_q_frombytes_avx2 (heap, exact size)");
   }
 #endif
 }
@@ -482,7 +482,7 @@ TYPED_TEST(NtruAvx2Kernel, S3Encoding) {
     EXPECT_TRUE(std::all_of(got.begin() + t, got.end(), [](std::uint8_t b) { return b == 0xA5; }))
         << "written past the encoding (case " << idx << ")";
     Poly<P> back;
-    poly_s3_frombytes<P>(back, std::span<const std::uint8_t, t>(got.data(), t));
+    poly_s3_frombytes_ref<P>(back, std::span<const std::uint8_t, t>(got.data(), t));
     Poly<P> canon = a;
     canon.c[P::n - 1] = 0;
     EXPECT_POLY_EQ(back, canon, "unpack_S3(pack_S3(a))");
@@ -543,7 +543,7 @@ TYPED_TEST(NtruAvx2Kernel, DecapsulationHashes) {
   }
 }
 
-/// The KEM run with each implementation selected (set_impl) gives the same bytes.
+/// The KEM instantiated on each backend gives the same bytes.
 TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
   using P = TypeParam;
   std::mt19937_64 rng(8700 + P::n);
@@ -558,30 +558,39 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
     for (auto* v : {&seed, &prf, &coins})
       for (auto& b : *v) b = static_cast<std::uint8_t>(rng());
     std::vector<Out> outs;
-    for (simd::Impl impl : impls) {
-      simd::set_impl(impl);
-      ASSERT_EQ(simd::active_impl(), impl);
-      ASSERT_EQ(active_kernels<P>().impl, impl);
+    std::vector<std::uint8_t> kg_coins(seed);
+    kg_coins.insert(kg_coins.end(), prf.begin(), prf.end());
+    // The whole KEM once per backend: Kem<P, B> as lib/scheme.cpp instantiates it.
+    auto run = [&]<class B>() {
+      using K = Kem<P, B>;
       Out o{std::vector<std::uint8_t>(P::pk_bytes), std::vector<std::uint8_t>(P::sk_bytes), std::vector<std::uint8_t>(P::ct_bytes),
             std::vector<std::uint8_t>(32), std::vector<std::uint8_t>(32), std::vector<std::uint8_t>(32),
             std::vector<std::uint8_t>(P::pk_bytes)};
-      keypair_derand<P>(std::span<const std::uint8_t, P::sample_fg_bytes>(seed), std::span<const std::uint8_t, 32>(prf),
-                        std::span<std::uint8_t, P::pk_bytes>(o.pk), std::span<std::uint8_t, P::sk_bytes>(o.sk));
-      encaps_derand<P>(std::span<const std::uint8_t, P::pk_bytes>(o.pk), std::span<const std::uint8_t, P::sample_rm_bytes>(coins),
+      K::keygen_derand(std::span<const std::uint8_t, K::keygen_coin_bytes>(kg_coins),
+                       std::span<std::uint8_t, P::pk_bytes>(o.pk), std::span<std::uint8_t, P::sk_bytes>(o.sk));
+      K::encaps_derand(std::span<const std::uint8_t, P::pk_bytes>(o.pk), std::span<const std::uint8_t, P::sample_rm_bytes>(coins),
                        std::span<std::uint8_t, P::ct_bytes>(o.ct), std::span<std::uint8_t, 32>(o.ss));
-      decaps<P>(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<const std::uint8_t, P::ct_bytes>(o.ct),
+      K::decaps(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<const std::uint8_t, P::ct_bytes>(o.ct),
                 std::span<std::uint8_t, 32>(o.ss_dec));
       std::vector<std::uint8_t> bad = o.ct;
       bad[trial] ^= 0x10;
-      decaps<P>(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<const std::uint8_t, P::ct_bytes>(bad),
+      K::decaps(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<const std::uint8_t, P::ct_bytes>(bad),
                 std::span<std::uint8_t, 32>(o.ss_bad));
-      pk_from_sk<P>(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<std::uint8_t, P::pk_bytes>(o.pk2));
-      EXPECT_EQ(o.ss, o.ss_dec) << simd::impl_name(impl);
-      EXPECT_EQ(o.pk, o.pk2) << simd::impl_name(impl);
-      EXPECT_NE(o.ss, o.ss_bad) << simd::impl_name(impl);
+      K::pk_from_sk(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<std::uint8_t, P::pk_bytes>(o.pk2));
+      EXPECT_EQ(o.ss, o.ss_dec) << simd::impl_name(B::kImpl);
+      EXPECT_EQ(o.pk, o.pk2) << simd::impl_name(B::kImpl);
+      EXPECT_NE(o.ss, o.ss_bad) << simd::impl_name(B::kImpl);
       outs.push_back(std::move(o));
+    };
+    for (simd::Impl impl : impls) {
+#if PQKEM_HAVE_AVX2
+      if (impl == simd::Impl::avx2) {
+        run.template operator()<Avx2Backend>();
+        continue;
+      }
+#endif
+      run.template operator()<RefBackend>();
     }
-    simd::set_impl_auto();
     for (std::size_t i = 1; i < outs.size(); ++i) EXPECT_TRUE(outs[i] == outs[0]) << "trial " << trial;
   }
 }
@@ -650,7 +659,7 @@ TEST(NtruAvx2Sort, RawKernelMaxLengthAndUnalignedArray) {
     for (std::size_t i = 0; i < len; ++i) x[i] = static_cast<std::int32_t>(rng());
     std::vector<std::int32_t> want(x, x + len);
     std::sort(want.begin(), want.end());
-    simd::avx2::ntru_sort_int32(x, len);
+    simd::avx2::ntru_sort_int32_avx2(x, len);
     EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << "length " << len;
   }
 }
@@ -669,9 +678,9 @@ TYPED_TEST(NtruAvx2Kernel, SampleFixedTypeAvx2MatchesPortable) {
       for (auto& b : u) b = static_cast<std::uint8_t>(it == 0 ? 0 : it == 1 ? 0xFF : it % 5 == 2 ? (rng() % 3 == 0 ? 0xFF : 0) : rng());
       Poly<P> want, got;
       got.c.fill(0xABCD);
-      sample_fixed_type<P>(this->ref(), want, u);
-      simd::avx2::ntru_sample_fixed_type(got.c.data(), u.data(), P::n, P::weight);
-      EXPECT_POLY_EQ(got, want, "ntru_sample_fixed_type");
+      this->ref().sample_fixed_type(want, u.data());
+      simd::avx2::ntru_sample_fixed_type_avx2(got.c.data(), u.data(), P::n, P::weight);
+      EXPECT_POLY_EQ(got, want, "ntru_sample_fixed_type_avx2");
       int ones = 0, twos = 0;
       for (auto c : got.c) ones += c == 1, twos += c == 2;
       EXPECT_EQ(ones, P::weight / 2);

@@ -1,4 +1,4 @@
-// The S3 inversion (ntru_poly_s3_inv, lib/simd/avx2/ntru_inv_avx2.cpp: bit-sliced divsteps in a
+// The S3 inversion (ntru_poly_s3_inv_avx2, lib/simd/avx2/ntru_inv_avx2.cpp: bit-sliced divsteps in a
 // lane-interleaved layout) against its portable twin poly_s3_inv_ref, for every n, on 320 seeded
 // random inputs each and on edge inputs; every result is also checked independently: a r = 1 mod
 // (3, Phi_n) by a schoolbook GF(3) product written here, or r = 0 when a = 0 mod (3, Phi_n).
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../../ntru/test_util.hpp"
-#include "ntru/kernels.hpp"
+#include "../../ntru/kernel_table.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/poly.hpp"
 #include "simd/cpu.hpp"
@@ -43,7 +43,7 @@ protected:
   static void inv(Poly<P>& r, const Poly<P>& a) {
 #if PQKEM_HAVE_AVX2
     if (cpu_has_avx2_kernels()) {
-      simd::avx2::ntru_poly_s3_inv(r.c.data(), a.c.data(), static_cast<int>(P::n));
+      simd::avx2::ntru_poly_s3_inv_avx2(r.c.data(), a.c.data(), static_cast<int>(P::n));
       return;
     }
 #endif

@@ -1,0 +1,291 @@
+// NTRU backends: the kernel sets the OW-CPA layer and the KEM run on, one struct per
+// implementation, like ML-KEM's (mlkem/backend.hpp). The NTRU code (sample.cpp, owcpa.cpp,
+// kem.cpp) is templated on (parameter set P, backend B) and instantiated once per backend;
+// lib/scheme.cpp picks the backend once per operation.
+//
+// A backend is a struct of static kernels over Poly<P> (P is deduced from the polynomials).
+// Each kernel's contract is its portable twin's (the representations "mod 2^16", "Rq", "Sq",
+// "Z3", "S3" are defined in poly.hpp); every kernel is noexcept, constant time, and lets its
+// output alias an input. Avx2Backend returns bit for bit RefBackend's results
+// (tests/simd/ntru checks it) and exists only when PQKEM_HAVE_AVX2 is 1.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "hash.hpp"
+#include "ntru/pack.hpp"
+#include "ntru/poly.hpp"
+#include "ntru/sample.hpp"
+#include "ntru/sort.hpp"
+#include "secret.hpp"
+#include "simd/dispatch.hpp"
+
+#ifndef PQKEM_HAVE_AVX2
+#define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
+#endif
+#if PQKEM_HAVE_AVX2
+#include "simd/avx2/keccak_avx2.hpp"
+#include "simd/avx2/ntru_avx2.h"  // declarations and constants only
+#endif
+
+namespace pqkem::ntru {
+
+/// The portable kernels (the `_ref` twins of poly.hpp, pack.hpp, sample.hpp, sort.hpp).
+struct RefBackend {
+  static constexpr simd::Impl kImpl = simd::Impl::portable;
+  /// Bytes of product scratch the `_in` products need: none.
+  static constexpr std::size_t kProductScratchBytes = 0;
+
+  /// r = a * b in Z_{2^16}[x]/(x^n - 1). In: mod 2^16. Out: mod 2^16.
+  template <class P>
+  static void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    poly_mul_cyclic_ref<P>(r, a, b);
+  }
+  /// Rq multiplication. In: mod 2^16. Out: Rq.
+  template <class P>
+  static void poly_rq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    poly_rq_mul_ref<P>(r, a, b);
+  }
+  /// Sq multiplication. In: mod 2^16. Out: Sq.
+  template <class P>
+  static void poly_sq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    poly_sq_mul_ref<P>(r, a, b);
+  }
+  /// S3 multiplication. In: Z3. Out: S3.
+  template <class P>
+  static void poly_s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    poly_s3_mul_ref<P>(r, a, b);
+  }
+  /// The three products with their temporaries in `scratch` (kProductScratchBytes, 32-byte
+  /// aligned), left there for wipe_product_scratch: an operation running several products wipes
+  /// once. Use them through ProductScratch. The portable products keep their few temporaries to
+  /// themselves and ignore scratch.
+  template <class P>
+  static void poly_rq_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* /*scratch*/) noexcept {
+    poly_rq_mul_ref<P>(r, a, b);
+  }
+  template <class P>
+  static void poly_sq_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* /*scratch*/) noexcept {
+    poly_sq_mul_ref<P>(r, a, b);
+  }
+  template <class P>
+  static void poly_s3_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* /*scratch*/) noexcept {
+    poly_s3_mul_ref<P>(r, a, b);
+  }
+  template <class P>
+  static void wipe_product_scratch(void* /*scratch*/) noexcept {}
+  /// r = (x - 1) a in Rq. In: mod 2^16. Out: Rq.
+  template <class P>
+  static void poly_mul_x_minus_1(Poly<P>& r, const Poly<P>& a) noexcept {
+    poly_mul_x_minus_1_ref<P>(r, a);
+  }
+  /// Inverse in S2. In: a_i mod 2 is used. Out: S2, or 0 when a has no inverse.
+  template <class P>
+  static void poly_r2_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+    poly_r2_inv_ref<P>(r, a);
+  }
+  /// Inverse mod (q, Phi_n). In: mod 2^16. Out: Sq.
+  template <class P>
+  static void poly_rq_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+    poly_rq_inv_ref<P>(r, a);
+  }
+  /// Inverse in S3. In: Z3. Out: S3, or 0 when a has no inverse.
+  template <class P>
+  static void poly_s3_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+    poly_s3_inv_ref<P>(r, a);
+  }
+  /// Constant-time ascending sort of int32 values (the length is public).
+  static void sort_int32(std::span<std::int32_t> x) noexcept { sort_int32_ref(x); }
+  /// Sample_fixed_type (HPS) from P::sample_ft_bytes bytes at u. Out: Z3, r_{n-1} = 0.
+  template <class P>
+  static void sample_fixed_type(Poly<P>& r, const std::uint8_t* u) noexcept {
+    sample_fixed_type_ref<P>(r, u);
+  }
+  /// unpack_S3 (any byte value). Out: S3.
+  template <class P>
+  static void poly_s3_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept {
+    poly_s3_frombytes_ref<P>(r, in);
+  }
+  /// unpack_Sq. Out: Sq.
+  template <class P>
+  static void poly_sq_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+    poly_sq_frombytes_ref<P>(r, in);
+  }
+  /// unpack_Rq0 (r_{n-1} = minus the sum of the others). Out: Rq.
+  template <class P>
+  static void poly_rq_sum_zero_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+    poly_rq_sum_zero_frombytes_ref<P>(r, in);
+  }
+  /// Rq -> S3. In: mod 2^16. Out: S3.
+  template <class P>
+  static void poly_rq_to_s3(Poly<P>& r, const Poly<P>& a) noexcept {
+    poly_rq_to_s3_ref<P>(r, a);
+  }
+  /// Z3 -> Zq, {0, 1, 2} -> {0, 1, q - 1}. In: Z3. Out: Rq.
+  template <class P>
+  static void poly_z3_to_zq(Poly<P>& r, const Poly<P>& a) noexcept {
+    poly_z3_to_zq_ref<P>(r, a);
+  }
+  /// Trinary Zq -> Z3, {0, 1, q - 1} -> {0, 1, 2}. In: mod 2^16. Out: Z3 for trinary input.
+  template <class P>
+  static void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept {
+    poly_trinary_zq_to_z3_ref<P>(r, a);
+  }
+  /// pack_S3. In: S3.
+  template <class P>
+  static void poly_s3_tobytes(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
+    poly_s3_tobytes_ref<P>(out, a);
+  }
+  /// Lift (the message lift). In: Z3. Out: Rq.
+  template <class P>
+  static void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept {
+    poly_lift_ref<P>(r, m);
+  }
+  /// k0 = SHA3-256(m0) and k1 = SHA3-256(m1a || m1b): decapsulation's shared key and rejection key.
+  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
+                            ByteView m1a, ByteView m1b) noexcept {
+    hash::sha3_256(k0, {m0});
+    hash::sha3_256(k1, {m1a, m1b});
+  }
+};
+
+#if PQKEM_HAVE_AVX2
+/// The AVX2 kernels of simd/avx2/ntru_avx2.h (same contracts). Call only when
+/// simd::impl_usable(simd::Impl::avx2).
+struct Avx2Backend {
+  static constexpr simd::Impl kImpl = simd::Impl::avx2;
+  static constexpr std::size_t kProductScratchBytes = simd::avx2::kNtruProductScratchBytes;
+
+  template <class P>
+  static void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    simd::avx2::ntru_poly_mul_cyclic_avx2(r.c.data(), a.c.data(), b.c.data(), P::n);
+  }
+  template <class P>
+  static void poly_rq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    simd::avx2::ntru_poly_rq_mul_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq);
+  }
+  template <class P>
+  static void poly_sq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    simd::avx2::ntru_poly_sq_mul_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq);
+  }
+  template <class P>
+  static void poly_s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
+    simd::avx2::ntru_poly_s3_mul_avx2(r.c.data(), a.c.data(), b.c.data(), P::n);
+  }
+  template <class P>
+  static void poly_rq_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
+    simd::avx2::ntru_poly_rq_mul_in_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq, scratch);
+  }
+  template <class P>
+  static void poly_sq_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
+    simd::avx2::ntru_poly_sq_mul_in_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq, scratch);
+  }
+  template <class P>
+  static void poly_s3_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
+    simd::avx2::ntru_poly_s3_mul_in_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, scratch);
+  }
+  template <class P>
+  static void wipe_product_scratch(void* scratch) noexcept {
+    simd::avx2::ntru_wipe_product_scratch_avx2(scratch, P::n);
+  }
+  template <class P>
+  static void poly_mul_x_minus_1(Poly<P>& r, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_poly_mul_x_minus_1_avx2(r.c.data(), a.c.data(), P::n, P::logq);
+  }
+  template <class P>
+  static void poly_r2_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_poly_r2_inv_avx2(r.c.data(), a.c.data(), P::n);
+  }
+  template <class P>
+  static void poly_rq_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_poly_rq_inv_avx2(r.c.data(), a.c.data(), P::n, P::logq);
+  }
+  template <class P>
+  static void poly_s3_inv(Poly<P>& r, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_poly_s3_inv_avx2(r.c.data(), a.c.data(), P::n);
+  }
+  static void sort_int32(std::span<std::int32_t> x) noexcept {
+    if (x.size() <= simd::avx2::kNtruSortMaxLen)
+      simd::avx2::ntru_sort_int32_avx2(x.data(), x.size());  // public length
+    else
+      sort_int32_ref(x);
+  }
+  template <class P>
+  static void sample_fixed_type(Poly<P>& r, const std::uint8_t* u) noexcept {
+    if constexpr (P::n - 1 <= simd::avx2::kNtruSortMaxLen)
+      simd::avx2::ntru_sample_fixed_type_avx2(r.c.data(), u, P::n, P::weight);
+    else
+      sample_fixed_type_ref<P>(r, u);
+  }
+  template <class P>
+  static void poly_s3_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept {
+    simd::avx2::ntru_s3_frombytes_avx2(r.c.data(), in.data(), P::n);
+  }
+  template <class P>
+  static void poly_sq_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+    simd::avx2::ntru_q_frombytes_avx2(r.c.data(), in.data(), P::n, P::logq, false);
+  }
+  template <class P>
+  static void poly_rq_sum_zero_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
+    simd::avx2::ntru_q_frombytes_avx2(r.c.data(), in.data(), P::n, P::logq, true);
+  }
+  template <class P>
+  static void poly_rq_to_s3(Poly<P>& r, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_rq_to_s3_avx2(r.c.data(), a.c.data(), P::n, P::logq);
+  }
+  template <class P>
+  static void poly_z3_to_zq(Poly<P>& r, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_z3_to_zq_avx2(r.c.data(), a.c.data(), P::n, P::logq);
+  }
+  template <class P>
+  static void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_trinary_zq_to_z3_avx2(r.c.data(), a.c.data(), P::n, P::logq);
+  }
+  template <class P>
+  static void poly_s3_tobytes(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
+    simd::avx2::ntru_s3_tobytes_avx2(out.data(), a.c.data(), P::n);
+  }
+  template <class P>
+  static void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept {
+    if constexpr (P::hps)
+      simd::avx2::ntru_z3_to_zq_avx2(r.c.data(), m.c.data(), P::n, P::logq);  // HPS: m in {0, 1, q - 1} form
+    else
+      simd::avx2::ntru_poly_lift_hrss_avx2(r.c.data(), m.c.data(), P::n, P::logq);
+  }
+  // Both hashes in one 4-way permutation while the inputs allow.
+  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
+                            ByteView m1a, ByteView m1b) noexcept {
+    simd::avx2::sha3_256_x2(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(), m1b.data(),
+                            m1b.size());
+  }
+};
+#endif
+
+/// X(P, B) for every backend B of this build (explicit instantiations).
+#if PQKEM_HAVE_AVX2
+#define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend) X(P, Avx2Backend)
+#else
+#define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend)
+#endif
+
+/// Scratch shared by the products of one operation, wiped once when it goes out of scope
+/// (the AVX2 products otherwise wipe their 15-31 KB workspace after every product).
+template <class P, class B>
+class ProductScratch {
+public:
+  ProductScratch() noexcept = default;
+  ~ProductScratch() { B::template wipe_product_scratch<P>(m_buf); }
+  ProductScratch(const ProductScratch&) = delete;
+  ProductScratch& operator=(const ProductScratch&) = delete;
+
+  void rq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { B::poly_rq_mul_in(r, a, b, m_buf); }
+  void sq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { B::poly_sq_mul_in(r, a, b, m_buf); }
+  void s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { B::poly_s3_mul_in(r, a, b, m_buf); }
+
+private:
+  alignas(32) unsigned char m_buf[B::kProductScratchBytes > 0 ? B::kProductScratchBytes : 1];
+};
+
+}  // namespace pqkem::ntru
