@@ -5,10 +5,12 @@
 // once at the start of each operation and runs that instantiation to the end, so every kernel
 // of one operation comes from the same backend.
 //
-// A backend is a struct of static functions over Poly (R_q, standard order) and NttPoly
-// (T_q, in the backend's own order: FIPS 203 order for RefBackend, the transposed AVX2 order
-// of simd/avx2/mlkem_avx2.hpp for Avx2Backend). Only the backend's own kernels create or read
-// its NttPoly values, so the orders never mix. Bounds: as stated per function; each backend
+// A backend is a struct of static functions over Poly (R_q, standard order) and its own
+// NTT-domain type B::NttPoly (T_q in the backend's order: mlkem::NttPoly, FIPS 203 order, for
+// RefBackend; Avx2NttPoly, the transposed AVX2 order of simd/avx2/mlkem_avx2.hpp, for
+// Avx2Backend). The two are distinct types, so a value in one order reaching a kernel of the
+// other is a compile error; only the named conversions from_fips203_order / to_fips203_order
+// cross. Bounds: as stated per function; each backend
 // meets them (the AVX2 kernels' contracts are in mlkem_avx2.hpp).
 //
 // RefBackend is the portable code of lib/mlkem (the `_ref` twins): ntt(), inverse_ntt(),
@@ -42,6 +44,11 @@ using Bytes32 = std::span<const std::uint8_t, 32>;
 /// The portable kernels.
 struct RefBackend {
   static constexpr simd::Impl kImpl = simd::Impl::portable;
+  using NttPoly = mlkem::NttPoly;  ///< FIPS 203 order
+
+  /// The backend's order from FIPS 203 order, and back: the identity here.
+  static NttPoly from_fips203_order(const mlkem::NttPoly& f) noexcept { return f; }
+  static mlkem::NttPoly to_fips203_order(const NttPoly& f) noexcept { return f; }
 
   /// NTT with the operation's merge plan. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
   static NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept { return mlkem::ntt(f, plan); }
@@ -116,10 +123,30 @@ struct RefBackend {
 };
 
 #if PQKEM_HAVE_AVX2
-/// The AVX2 kernels (same contracts; NttPoly in the AVX2 order). Call only when
+/// An element of T_q in the AVX2 order: FIPS 203 order with each 256-coefficient block read
+/// as a 16x16 matrix and transposed (simd/avx2/mlkem_avx2.hpp). Not an NttPoly: the AVX2
+/// kernels take and return only this type.
+struct Avx2NttPoly {
+  std::array<std::int16_t, kN> c{};
+};
+
+/// The AVX2 kernels (same contracts; B::NttPoly is Avx2NttPoly). Call only when
 /// simd::impl_usable(simd::Impl::avx2).
 struct Avx2Backend {
   static constexpr simd::Impl kImpl = simd::Impl::avx2;
+  using NttPoly = Avx2NttPoly;
+
+  /// FIPS 203 order -> AVX2 order, and back (the transposition is its own inverse).
+  static NttPoly from_fips203_order(const mlkem::NttPoly& f) noexcept {
+    NttPoly r{f.c};
+    simd::avx2::mlkem_transpose_avx2(r.c.data());
+    return r;
+  }
+  static mlkem::NttPoly to_fips203_order(const NttPoly& f) noexcept {
+    mlkem::NttPoly r{f.c};
+    simd::avx2::mlkem_transpose_avx2(r.c.data());
+    return r;
+  }
 
   // One fixed schedule: the merge plans are the portable NTT's.
   static NttPoly ntt(const Poly& f, NttPlanChoice /*plan*/) noexcept {
@@ -169,8 +196,7 @@ struct Avx2Backend {
   // (`pqkem bench --kernels`: SampleNTT 2,970 ticks portable, 4,434 through the 4-way kernel).
   static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
     if (n == 1) {
-      *out[0] = sample_ntt(rho, xy[0][0], xy[0][1]);
-      simd::avx2::mlkem_transpose_avx2(out[0]->c.data());  // to the AVX2 order of T_q
+      *out[0] = from_fips203_order(sample_ntt(rho, xy[0][0], xy[0][1]));
       return;
     }
     std::int16_t* const o[4] = {out[0]->c.data(), n > 1 ? out[1]->c.data() : nullptr,

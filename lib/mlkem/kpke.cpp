@@ -25,14 +25,16 @@ private:
   std::tuple<T&...> m_objects;
 };
 
-template <int K> using NttMatrix = std::array<NttPolyVec<K>, K>;
+/// Vectors and matrices of the backend's NTT-domain type.
+template <class B, int K> using NttVec = std::array<typename B::NttPoly, K>;
+template <class B, int K> using NttMatrix = std::array<NttVec<B, K>, K>;
 
 /// A^ (transposed = false: A^[i][j] = SampleNTT(rho || j || i)) or A^T (transposed = true:
 /// A^T[i][j] = A^[j][i] = SampleNTT(rho || i || j)), four entries per call of the backend's
 /// 4-way sampler. Public data (rho is part of ek).
 template <int K, class B>
-void sample_matrix(NttMatrix<K>& a, std::span<const std::uint8_t, 32> rho, bool transposed) {
-  NttPoly* out[4] = {};
+void sample_matrix(NttMatrix<B, K>& a, std::span<const std::uint8_t, 32> rho, bool transposed) {
+  typename B::NttPoly* out[4] = {};
   std::uint8_t xy[4][2] = {};
   int n = 0;
   for (int i = 0; i < K; ++i) {
@@ -80,7 +82,7 @@ void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::s
 
   // s (nonces 0..K-1) and e (K..2K-1), both eta1.
   std::array<Poly, 2 * K> noise;
-  NttPolyVec<K> s_hat, e_hat;
+  NttVec<B, K> s_hat, e_hat;
   WipeOnExit wipe(noise, s_hat, e_hat);
   sample_noise_vec<P::eta1, B>(noise.data(), 2 * K, sigma, 0);
   for (int i = 0; i < K; ++i) {
@@ -89,10 +91,10 @@ void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::s
   }
 
   // t^ = A^ o s^ + e^. The inner product leaves a factor R^-1, which the to_mont step cancels.
-  NttMatrix<K> a;
+  NttMatrix<B, K> a;
   sample_matrix<K, B>(a, rho, false);
   for (int i = 0; i < K; ++i) {
-    NttPoly t;
+    typename B::NttPoly t;
     B::inner_product(t, a[i].data(), s_hat.data(), K);  // |t_i| <= (q-1)/2
     B::tomont_add_reduce(t, e_hat[i]);
     B::encode12(t, ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
@@ -105,15 +107,15 @@ template <class P, class B>
 void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek,
                   std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c) {
   constexpr int K = P::k;
-  NttPolyVec<K> t_hat;
+  NttVec<B, K> t_hat;
   for (int i = 0; i < K; ++i) t_hat[i] = B::decode12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
   const auto rho = ek.subspan(kPolyBytes * K).template first<32>();
 
   // y (nonces 0..K-1, eta1), e1 (K..2K-1, eta2), e2 (2K, eta2).
   std::array<Poly, 2 * K + 1> noise;
-  NttPolyVec<K> y_hat;
+  NttVec<B, K> y_hat;
   Poly mu, v, u;
-  NttPoly w;
+  typename B::NttPoly w;
   WipeOnExit wipe(noise, y_hat, mu, v, u, w);
   if constexpr (P::eta1 == P::eta2) {
     sample_noise_vec<P::eta1, B>(noise.data(), 2 * K + 1, r, 0);
@@ -124,7 +126,7 @@ void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes>
   for (int i = 0; i < K; ++i) y_hat[i] = B::ntt(noise[i], plan);
 
   // u = NTT^-1(A^T o y^) + e1, then c1 = ByteEncode_du(Compress_du(u)).
-  NttMatrix<K> at;
+  NttMatrix<B, K> at;
   sample_matrix<K, B>(at, rho, true);
   for (int i = 0; i < K; ++i) {
     B::inner_product(w, at[i].data(), y_hat.data(), K);
@@ -145,8 +147,8 @@ template <class P, class B>
 void kpke_decrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
                   std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> m) {
   constexpr int K = P::k;
-  NttPolyVec<K> s_hat, u_hat;
-  NttPoly p;
+  NttVec<B, K> s_hat, u_hat;
+  typename B::NttPoly p;
   Poly w;
   WipeOnExit wipe(s_hat, p, w);
   for (int i = 0; i < K; ++i) {
