@@ -127,7 +127,7 @@ void run_list(const ListOptions& opts);
 void run_kat(const KatOptions& opts);
 void run_bench(const BenchOptions& opts);
 
-// --- Shared by the subcommands (common.cpp) -----------------------------------------------------
+// --- Options shared by the subcommands (options.cpp) -------------------------------------------
 
 /// Exit 2 if `format` is pem or der: ciphertexts and shared secrets have no such form.
 void require_data_format(Format format);
@@ -173,6 +173,8 @@ private:
   std::string m_file;
   std::optional<SecretBytes> m_inline;
 };
+
+// --- Reading and encoding keys and ciphertexts (keys.cpp) --------------------------------------
 
 /// A key file's bytes after format detection (PEM, DER, hex or raw; see load_key_input).
 struct KeyInput {
@@ -261,6 +263,8 @@ SecretBytes encode_public_key(Scheme s, ByteView pk, Format format);
 /// A secret key encoded as `format` in `form` (pem/der: PKCS#8; bin/hex: the raw seed or
 /// expanded key).
 SecretBytes encode_secret_key(const keyfile::PrivateKey& key, Format format, keyfile::PrivateKeyForm form);
+
+// --- The --json report (report.cpp) ----------------------------------------------------------
 
 /// --json on keygen, encaps and decaps: one JSON object on stdout describing what was written
 /// (never secret material). The fields every report starts with: command, algorithm and data

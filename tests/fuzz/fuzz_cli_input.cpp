@@ -1,4 +1,4 @@
-// The command line's input parsing (app/io.cpp, app/common.cpp), as `pqkem encaps/decaps/
+// The command line's input parsing (app/io.cpp, app/keys.cpp), as `pqkem encaps/decaps/
 // pubkey/info` run it on a file: format detection (PEM, DER, hex with any whitespace, raw
 // bytes), then the public-key and secret-key readers with and without -a.
 // Input: [selector][file content]. selector bits 0-1: which reader; bits 2-4: the -a scheme
