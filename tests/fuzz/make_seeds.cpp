@@ -33,9 +33,6 @@ void write(const std::string& target, const std::string& name, ByteView bytes) {
   std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
                                                    static_cast<std::streamsize>(bytes.size()));
 }
-void write(const std::string& target, const std::string& name, std::string_view text) {
-  write(target, name, ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-}
 
 Bytes cat(std::initializer_list<ByteView> parts) {
   Bytes out;
