@@ -7,7 +7,7 @@
 //
 // A backend is a struct of static functions over Poly (R_q, standard order) and its own
 // NTT-domain type B::NttPoly (T_q in the backend's order: mlkem::NttPoly, FIPS 203 order, for
-// RefBackend; Avx2NttPoly, the transposed AVX2 order of simd/avx2/mlkem_avx2.hpp, for
+// RefBackend; Avx2NttPoly, the transposed AVX2 order of simd/mlkem/mlkem_avx2.hpp, for
 // Avx2Backend). The two are distinct types, so a value in one order reaching a kernel of the
 // other is a compile error; only the named conversions from_fips203_order / to_fips203_order
 // cross. Bounds: as stated per function; each backend
@@ -15,7 +15,7 @@
 //
 // RefBackend is the portable code of lib/mlkem (the `_ref` twins): ntt(), inverse_ntt(),
 // multiply_ntts_acc(), sample_ntt(), sample_noise(), byte_encode/byte_decode, compress, and
-// SHA-3 (hash.cpp). Avx2Backend calls the kernels of lib/simd/avx2 (the `_avx2` twins),
+// SHA-3 (hash.cpp). Avx2Backend calls the kernels of lib/simd/mlkem (the `_avx2` twins),
 // which are compiled with -mavx2 and exist only when PQKEM_HAVE_AVX2 is 1.
 #pragma once
 
@@ -33,8 +33,8 @@
 #define PQKEM_HAVE_AVX2 0
 #endif
 #if PQKEM_HAVE_AVX2
-#include "simd/avx2/keccak_avx2.hpp"
-#include "simd/avx2/mlkem_avx2.hpp"
+#include "simd/keccak/keccak_avx2.hpp"
+#include "simd/mlkem/mlkem_avx2.hpp"
 #endif
 
 namespace pqkem::mlkem {
@@ -124,7 +124,7 @@ struct RefBackend {
 
 #if PQKEM_HAVE_AVX2
 /// An element of T_q in the AVX2 order: FIPS 203 order with each 256-coefficient block read
-/// as a 16x16 matrix and transposed (simd/avx2/mlkem_avx2.hpp). Not an NttPoly: the AVX2
+/// as a 16x16 matrix and transposed (simd/mlkem/mlkem_avx2.hpp). Not an NttPoly: the AVX2
 /// kernels take and return only this type.
 struct Avx2NttPoly {
   std::array<std::int16_t, kN> c{};

@@ -26,8 +26,8 @@
 #define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
 #endif
 #if PQKEM_HAVE_AVX2
-#include "simd/avx2/keccak_avx2.hpp"
-#include "simd/avx2/ntru_avx2.h"  // declarations and constants only
+#include "simd/keccak/keccak_avx2.hpp"
+#include "simd/ntru/ntru_avx2.hpp"  // declarations and constants only
 #endif
 
 namespace pqkem::ntru {
@@ -152,7 +152,7 @@ struct RefBackend {
 };
 
 #if PQKEM_HAVE_AVX2
-/// The AVX2 kernels of simd/avx2/ntru_avx2.h (same contracts). Call only when
+/// The AVX2 kernels of simd/ntru/ntru_avx2.hpp (same contracts). Call only when
 /// simd::impl_usable(simd::Impl::avx2).
 struct Avx2Backend {
   static constexpr simd::Impl kImpl = simd::Impl::avx2;

@@ -9,7 +9,7 @@
 //   "S3":  c_i in {0, 1, 2} with c_{n-1} = 0 (canonical mod (3, Phi_n)); "Z3": c_i in {0, 1, 2}.
 // Every kernel is noexcept, constant time (no secret-dependent branch, index, division or
 // modulo) and allows its output to alias an input. Kernels ending in `_ref` are the portable
-// twins of AVX2 kernels (lib/simd/avx2/ntru_avx2.h); operations reach either through a
+// twins of AVX2 kernels (lib/simd/ntru/ntru_avx2.hpp); operations reach either through a
 // backend struct of backend.hpp, never by name.
 #pragma once
 

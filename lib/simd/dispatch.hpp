@@ -4,7 +4,7 @@
 // wins; otherwise PQKEM_IMPL in the environment (portable|avx2|auto) if it names a usable
 // implementation; otherwise the best usable one. Operations read active_impl() once and run
 // that backend's kernels for the whole operation. AVX2 code lives only in files compiled with
-// -mavx2 (lib/simd/avx2/) and is reached only through this choice, so the binary runs on any
+// -mavx2 (lib/simd/<subject>/*_avx2.cpp) and is reached only through this choice, so the binary runs on any
 // x86-64 CPU.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Differential: each ML-KEM AVX2 kernel (lib/simd/avx2, through mlkem::Avx2Backend) against
+// Differential: each ML-KEM AVX2 kernel (lib/simd/mlkem, through mlkem::Avx2Backend) against
 // its portable twin (mlkem::RefBackend and lib/mlkem), on inputs inside each kernel's stated
 // bounds (backend.hpp, mlkem_avx2.hpp). T_q values are converted between the FIPS 203 order
 // and the AVX2 order (mlkem_transpose_avx2) before comparing; results must be bit-identical.
@@ -14,8 +14,8 @@
 #include "simd/dispatch.hpp"
 
 #if PQKEM_HAVE_AVX2
-#include "simd/avx2/keccak_avx2.hpp"
-#include "simd/avx2/mlkem_avx2.hpp"
+#include "simd/keccak/keccak_avx2.hpp"
+#include "simd/mlkem/mlkem_avx2.hpp"
 #endif
 
 using namespace pqkem;

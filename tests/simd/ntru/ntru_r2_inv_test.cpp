@@ -1,4 +1,4 @@
-// The S2 inversion (ntru_poly_r2_inv_avx2, lib/simd/avx2/ntru_r2_inv_avx2.cpp: jump divsteps with
+// The S2 inversion (ntru_poly_r2_inv_avx2, lib/simd/ntru/ntru_r2_inv_avx2.cpp: jump divsteps with
 // carry-less products) against its portable twin poly_r2_inv_ref, for every n, on 320 seeded random
 // inputs each and on edge inputs; every result is also checked independently: a r = 1 mod (2, Phi_n)
 // by a schoolbook GF(2) product written here, or r = 0 when a = 0 mod (2, Phi_n).
@@ -19,7 +19,7 @@
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
 #if PQKEM_HAVE_AVX2
-#include "simd/avx2/ntru_avx2.h"
+#include "simd/ntru/ntru_avx2.hpp"
 #endif
 
 namespace pqkem::ntru {

@@ -1,4 +1,4 @@
-// The S3 inversion (ntru_poly_s3_inv_avx2, lib/simd/avx2/ntru_inv_avx2.cpp: bit-sliced divsteps in a
+// The S3 inversion (ntru_poly_s3_inv_avx2, lib/simd/ntru/ntru_inv_avx2.cpp: bit-sliced divsteps in a
 // lane-interleaved layout) against its portable twin poly_s3_inv_ref, for every n, on 320 seeded
 // random inputs each and on edge inputs; every result is also checked independently: a r = 1 mod
 // (3, Phi_n) by a schoolbook GF(3) product written here, or r = 0 when a = 0 mod (3, Phi_n).
@@ -19,7 +19,7 @@
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
 #if PQKEM_HAVE_AVX2
-#include "simd/avx2/ntru_avx2.h"
+#include "simd/ntru/ntru_avx2.hpp"
 #endif
 
 namespace pqkem::ntru {

@@ -1,4 +1,4 @@
-// Constant-time int32 sort in AVX2 for sample_fixed_type (compiled with -mavx2; see ntru_avx2.h).
+// Constant-time int32 sort in AVX2 for sample_fixed_type (compiled with -mavx2; see ntru_avx2.hpp).
 //
 // A bitonic sorting network (Batcher 1968) in its "flip" form on N = 2^t >= max(len, 64) wires,
 // the wires past len holding INT32_MAX: merging two sorted runs of h wires into one of 2h first
@@ -26,7 +26,7 @@
 #include <climits>
 #include <cstring>
 
-#include "simd/avx2/ntru_avx2.h"
+#include "simd/ntru/ntru_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {

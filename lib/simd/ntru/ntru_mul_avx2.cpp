@@ -1,4 +1,4 @@
-// NTRU multiplication kernels in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contract).
+// NTRU multiplication kernels in AVX2 (compiled with -mavx2; see ntru_avx2.hpp for the contract).
 //
 // Two products, each a fixed sequence of operations for a given n (constant time):
 //  - ntru_poly_mul_cyclic_avx2, exact in Z_{2^16}[x]/(x^n - 1) like its portable twin: both operands
@@ -14,8 +14,8 @@
 
 #include <cstring>
 
-#include "simd/avx2/ntru_avx2.h"
-#include "simd/avx2/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {

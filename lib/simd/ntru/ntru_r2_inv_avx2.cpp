@@ -1,4 +1,4 @@
-// NTRU S2 inversion in AVX2 (compiled with -mavx2 -mpclmul; see ntru_avx2.h for the contract):
+// NTRU S2 inversion in AVX2 (compiled with -mavx2 -mpclmul; see ntru_avx2.hpp for the contract):
 // constant-time Bernstein-Yang divsteps on reversed GF(2) polynomials (the method is described in
 // ntru_divsteps_avx2.hpp: f = Phi_n, g = reversal of a mod Phi_n, delta = 1, v = 0, w = 1,
 // 2(n - 1) - 1 steps, then v reversed is a^-1), run as "jump" divsteps: blocks of kJump steps.
@@ -27,9 +27,9 @@
 #include <cstring>
 #include <utility>
 
-#include "simd/avx2/ntru_avx2.h"
-#include "simd/avx2/ntru_common_avx2.hpp"
-#include "simd/avx2/ntru_divsteps_avx2.hpp"
+#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_divsteps_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
@@ -290,7 +290,7 @@ void r2_inv(std::uint16_t* r, const std::uint16_t* a) noexcept {
 }  // namespace
 
 void ntru_poly_r2_inv_avx2(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
-  switch (n) {  // n is public, one of these (ntru_avx2.h)
+  switch (n) {  // n is public, one of these (ntru_avx2.hpp)
     case 509: r2_inv<509>(r, a); break;
     case 677: r2_inv<677>(r, a); break;
     case 701: r2_inv<701>(r, a); break;

@@ -1,4 +1,4 @@
-// NTRU S3 inversion in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contract): constant-time
+// NTRU S3 inversion in AVX2 (compiled with -mavx2; see ntru_avx2.hpp for the contract): constant-time
 // divsteps on bit-sliced trits (ntru_divsteps_avx2.hpp describes the method and the public
 // degree bounds). Against the plain bit-sliced step with a contiguous layout:
 //  - Register-interleaved layout of width N: coefficient i is bit i / 4N of 64-bit lane
@@ -23,9 +23,9 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "simd/avx2/ntru_avx2.h"
-#include "simd/avx2/ntru_divsteps_avx2.hpp"
-#include "simd/avx2/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_divsteps_avx2.hpp"
+#include "simd/ntru/ntru_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {

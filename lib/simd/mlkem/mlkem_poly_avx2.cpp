@@ -3,8 +3,8 @@
 // Compiled with -mavx2 -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
 #include <string.h>
 
-#include "simd/avx2/mlkem_avx2.hpp"
-#include "simd/avx2/mlkem_common_avx2.hpp"
+#include "simd/mlkem/mlkem_avx2.hpp"
+#include "simd/mlkem/mlkem_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {

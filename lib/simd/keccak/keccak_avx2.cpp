@@ -3,7 +3,7 @@
 // Compiled with -mavx2 -mbmi2. Everything below the public functions has internal linkage
 // (anonymous namespace) and uses no STL, so no code compiled with these flags can be picked
 // by the linker for a portable caller.
-#include "simd/avx2/keccak_avx2.hpp"
+#include "simd/keccak/keccak_avx2.hpp"
 
 #include <immintrin.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-// NTRU decodings in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contract): unpack_S3
+// NTRU decodings in AVX2 (compiled with -mavx2; see ntru_avx2.hpp for the contract): unpack_S3
 // and unpack_Sq / unpack_Rq0, 16 coefficients per step; and the encoding pack_S3 (at its
 // function).
 //
@@ -20,8 +20,8 @@
 
 #include <cstring>
 
-#include "simd/avx2/ntru_avx2.h"
-#include "simd/avx2/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {

@@ -1,5 +1,5 @@
 // NTRU-HRSS message lift and the coefficient conversions Rq -> S3, Z3 -> Zq (HPS's lift) and
-// trinary Zq -> Z3 in AVX2 (compiled with -mavx2; see ntru_avx2.h for the contracts).
+// trinary Zq -> Z3 in AVX2 (compiled with -mavx2; see ntru_avx2.hpp for the contracts).
 //
 // The portable lift (lib/ntru/poly.cpp) divides m by (x - 1) mod (3, Phi_n) with a running
 // prefix sum, one coefficient at a time, and its 16-bit stores then meet the wide loads of the
@@ -10,8 +10,8 @@
 
 #include <cstring>
 
-#include "simd/avx2/ntru_avx2.h"
-#include "simd/avx2/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_common_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
