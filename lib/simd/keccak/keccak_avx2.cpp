@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "keccak_f1600.hpp"
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 
 namespace pqkem::simd::avx2 {
 namespace {
@@ -45,12 +46,6 @@ struct Avx2Lane {
 template <class L>
 inline void permute(typename L::V* a) {
   keccak::permute<L>(a);
-}
-
-/// Zeroes a temporary that held secrets; the barrier keeps the stores.
-void wipe(void* p, std::size_t len) {
-  memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
 }
 
 constexpr std::size_t kRate128 = 168, kRate256 = 136, kRate512 = 72;
@@ -128,7 +123,7 @@ void hash_x1(std::size_t rate, std::uint8_t ds, std::uint8_t* out, std::size_t o
   if (blen > 0) sponge1_absorb(sp, b, blen);
   sponge1_finish(sp, ds, out, outlen);
   // The state may hold secrets (G on m, PRF on sigma): wipe it.
-  wipe(sp.s, sizeof sp.s);
+  secure_wipe(sp.s, sizeof sp.s);
 }
 
 // ---- four states -----------------------------------------------------------------------------
@@ -193,7 +188,7 @@ void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, co
     extract_x4(s, out, off, n);
     off += n;
   }
-  wipe(s, sizeof s);
+  secure_wipe(s, sizeof s);
 }
 
 /// One lane of hash_lanes_x4: the message as up to two pieces (p0 || p1), its domain separator and
@@ -281,9 +276,9 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
     }
     sponge1_finish(sp, job.ds, job.out, out_len);
   }
-  wipe(scratch, sizeof scratch);
-  wipe(s, sizeof s);
-  wipe(sp.s, sizeof sp.s);
+  secure_wipe(scratch, sizeof scratch);
+  secure_wipe(s, sizeof s);
+  secure_wipe(sp.s, sizeof sp.s);
 }
 
 }  // namespace

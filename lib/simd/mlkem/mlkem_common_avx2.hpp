@@ -76,13 +76,6 @@ static inline void transpose16(__m256i r[16]) {
   }
 }
 
-/// Zeroes len bytes at p in a way the compiler cannot drop (a temporary that held secrets):
-/// one memset, which becomes a few vector stores for small constant sizes, then a barrier.
-static inline void wipe(void* p, std::size_t len) {
-  memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
-
 static inline void load16(__m256i r[16], const std::int16_t* a) {
   for (int i = 0; i < 16; ++i) r[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * i));
 }

@@ -3,6 +3,7 @@
 // Compiled with -mavx2 -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
 #include <string.h>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/mlkem/mlkem_avx2.hpp"
 #include "simd/mlkem/mlkem_common_avx2.hpp"
 
@@ -356,7 +357,7 @@ inline void encode_poly(std::uint8_t* out, Get get) {
   memcpy(out, buf, 32 * D);
   // Secret for D = 1 (K-PKE.Decrypt's message m) and, in decapsulation, for every D: the
   // re-encryption c' reveals m' when the ciphertext was crafted.
-  wipe(buf, sizeof buf);
+  secure_wipe(buf, sizeof buf);
 }
 
 /// ByteDecode_D into 16 registers handed to `put(g, values)`.
@@ -371,7 +372,7 @@ inline void decode_poly(const std::uint8_t* in, Put put) {
     put(g, unpack16<D>(_mm256_set_m128i(hi, lo)));
   }
   // Only D = 1 decodes a secret (K-PKE.Encrypt's message m); the others decode a ciphertext.
-  if constexpr (D == 1) wipe(buf, sizeof buf);
+  if constexpr (D == 1) secure_wipe(buf, sizeof buf);
 }
 
 // Compress_d(x) = round(2^d x / q) mod 2^d for 0 <= x < q. Estimate y' = round(hi(16 x B) / 16)
@@ -474,7 +475,7 @@ void mlkem_decode12_avx2(std::int16_t a[256], const std::uint8_t in[384]) noexce
   decode12_poly(in, [&r](int g, __m256i v) { r[g] = cond_sub_q(v); });
   transpose16(r);
   store16(a, r);
-  wipe(r, sizeof r);  // may be a secret key (as in mlkem_encode12_avx2)
+  secure_wipe(r, sizeof r);  // may be a secret key (as in mlkem_encode12_avx2)
 }
 
 void mlkem_encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexcept {
@@ -483,7 +484,7 @@ void mlkem_encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexc
   transpose16(r);
   for (auto& x : r) x = to_canonical(x);
   encode12_poly(out, [&r](int g) { return r[g]; });
-  wipe(r, sizeof r);  // may be a secret key
+  secure_wipe(r, sizeof r);  // may be a secret key
 }
 
 bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {

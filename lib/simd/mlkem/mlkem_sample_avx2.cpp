@@ -3,6 +3,7 @@
 // Compiled with -mavx2 -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
 #include <string.h>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/keccak/keccak_avx2.hpp"
 #include "simd/mlkem/mlkem_avx2.hpp"
 #include "simd/mlkem/mlkem_common_avx2.hpp"
@@ -125,7 +126,7 @@ void cbd3(std::int16_t* a, const std::uint8_t* bytes) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 32 * c), _mm256_permute2x128_si256(lo, hi, 0x20));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 32 * c + 16), _mm256_permute2x128_si256(lo, hi, 0x31));
   }
-  wipe(buf, sizeof buf);
+  secure_wipe(buf, sizeof buf);
 }
 
 }  // namespace
@@ -186,8 +187,8 @@ void mlkem_sample_noise_x4_avx2(std::int16_t* const out[4], const std::uint8_t s
   std::uint8_t* outp[4] = {prf[0], prf[1], prf[2], prf[3]};
   shake256_x4(outp, 64 * static_cast<std::size_t>(eta), inp, 33);
   for (int j = 0; j < n; ++j) mlkem_cbd_avx2(out[j], prf[j], eta);
-  wipe(prf, sizeof prf);
-  wipe(in, sizeof in);
+  secure_wipe(prf, sizeof prf);
+  secure_wipe(in, sizeof in);
 }
 
 }  // namespace pqkem::simd::avx2

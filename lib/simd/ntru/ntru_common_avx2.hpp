@@ -14,12 +14,6 @@ namespace pqkem::simd::avx2::ntru_detail {
 /// Words of a coefficient array padded to a multiple of 16, for every n (n <= 821).
 constexpr int kPadMax = 832;
 
-/// Zeroes len bytes at p; the barrier keeps the stores.
-static inline void wipe(void* p, std::size_t len) noexcept {
-  std::memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
-
 /// x mod 3 for x < 2^17: floor(x / 3) = (x * 43691) >> 17 on that range.
 static inline std::uint32_t mod3_scalar(std::uint32_t x) noexcept {
   return x - 3 * static_cast<std::uint32_t>((std::uint64_t{x} * 43691u) >> 17);

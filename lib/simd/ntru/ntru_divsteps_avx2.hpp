@@ -25,11 +25,6 @@
 
 namespace pqkem::simd::avx2::divsteps {
 
-inline void wipe(void* p, std::size_t len) noexcept {
-  std::memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
-
 inline std::uint64_t low64(__m256i x) noexcept {
   return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm256_castsi256_si128(x)));
 }

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/ntru/ntru_avx2.hpp"
 #include "simd/ntru/ntru_divsteps_avx2.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
@@ -32,7 +33,6 @@ namespace {
 
 using divsteps::divstep_swap;
 using divsteps::low64;
-using divsteps::wipe;
 using divsteps::wipe_regs;
 using ntru_detail::bits_to_lanes;
 using ntru_detail::kPadMax;
@@ -112,7 +112,7 @@ inline void halve_width(std::uint64_t* x, int h) noexcept {  // h = 1 or 2
       t[4 * r1 + l1] = _pdep_u64(x[4 * r + l1 / 2], kEven) | _pdep_u64(x[4 * r + l1 / 2 + 2], kOdd);
     }
   std::memcpy(x, t, sizeof t);
-  wipe(t, sizeof t);
+  secure_wipe(t, sizeof t);
 }
 
 /// Layout of width h -> width 2h (the inverse of halve_width): target register r, lane l, bit b
@@ -124,7 +124,7 @@ inline void double_width(std::uint64_t* x, int h) noexcept {  // h = 1 or 2
     for (int l = 0; l < 4; ++l)
       t[4 * r + l] = _pext_u64(x[4 * (r & (h - 1)) + 2 * (l & 1) + (r >> log_h)], l < 2 ? kEven : kOdd);
   std::memcpy(x, t, sizeof t);
-  wipe(t, sizeof t);
+  secure_wipe(t, sizeof t);
 }
 
 /// Every third bit, and every other bit, of a word.
@@ -147,7 +147,7 @@ inline void widen_2_to_3(std::uint64_t* x) noexcept {
     t[word_of_residue(rho, 3)] = _pdep_u64(even, kEven) | _pdep_u64(odd, kOdd);
   }
   std::memcpy(x, t, sizeof t);
-  wipe(t, sizeof t);
+  secure_wipe(t, sizeof t);
 }
 
 /// Layout of width 3 -> width 2 (coefficients from 512 on are dropped). Target word of residue
@@ -165,7 +165,7 @@ inline void narrow_3_to_2(std::uint64_t* x) noexcept {
     t[word_of_residue(rho, 2)] = word;
   }
   std::memcpy(x, t, sizeof t);
-  wipe(t, sizeof t);
+  secure_wipe(t, sizeof t);
 }
 
 /// The planes of (f, g) from width `from` down to `to` (1 <= to <= from <= 4, both in the
@@ -351,7 +351,7 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
     const int count = (n - 1 - (wd / 4 + W * (wd % 4))) / (4 * W) + 1;
     st.f[0][wd] = count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
   }
-  wipe(cv, sizeof cv);
+  secure_wipe(cv, sizeof cv);
   st.w[0][0] = 1;  // w = 1: coefficient 0 is word 0, bit 0 in every layout
   // g_0 (two bits) and the sign of f_0 are tracked in scalars: the next g_0 is coefficient 1 of g
   // before the division, and f_0 changes only by the swap.
@@ -394,8 +394,8 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
   }
   std::memcpy(r, cv + 16, 2 * static_cast<std::size_t>(n - 1));
   r[n - 1] = 0;
-  wipe(cv, sizeof cv), wipe(bm, sizeof bm);
-  wipe(&st, sizeof st);
+  secure_wipe(cv, sizeof cv), secure_wipe(bm, sizeof bm);
+  secure_wipe(&st, sizeof st);
 }
 
 }  // namespace

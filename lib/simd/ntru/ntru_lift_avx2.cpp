@@ -10,6 +10,7 @@
 
 #include <cstring>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/ntru/ntru_avx2.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 
@@ -21,7 +22,6 @@ using ntru_detail::lanes_below;
 using ntru_detail::mod3_16;
 using ntru_detail::mod3_scalar;
 using ntru_detail::sum_lanes16;
-using ntru_detail::wipe;
 
 /// Inclusive prefix sums of the 16 lanes of v (mod 2^16).
 inline __m256i prefix16(__m256i v) noexcept {
@@ -118,7 +118,7 @@ void ntru_poly_lift_hrss_avx2(std::uint16_t* r, const std::uint16_t* m, int n, i
     _mm256_store_si256(reinterpret_cast<__m256i*>(b + i), z3_to_zq16(d, qm));
   }
   ntru_poly_mul_x_minus_1_avx2(r, b, n, logq);  // r may alias m: m is not read any more
-  wipe(b, sizeof b);
+  secure_wipe(b, sizeof b);
   sum = carry = _mm256_setzero_si256();
   __asm__ volatile("" : : "x"(sum), "x"(carry));
 }

@@ -14,6 +14,7 @@
 
 #include <cstring>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/ntru/ntru_avx2.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 
@@ -30,11 +31,6 @@ constexpr int kMaxBlocks = (kMaxN + 15) / 16;  // 52
 #define PQKEM_NTRU_KBASE 4
 #endif
 constexpr int kBaseBlocks = PQKEM_NTRU_KBASE;
-
-void wipe(void* p, std::size_t len) noexcept {
-  std::memset(p, 0, len);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
 
 /// Zeroes `words` words at p (32-byte aligned, words a multiple of 16), a size known at compile
 /// time (the compiler may turn the loop into a memset call: measured, both are as fast); the
@@ -139,10 +135,10 @@ void cyclic_padded(std::uint16_t* out, const std::uint16_t* a, const std::uint16
   karatsuba(prod, ap, bp, m, scratch);
   // prod_j = 0 for j >= 2n - 1, so prod_{i+n} is the wrapped part for every i < n.
   for (int i = 0; i < 16 * m; i += 16) store16(out + i, _mm256_add_epi16(load16(prod + i), load16(prod + n + i)));
-  wipe(ap, 32 * static_cast<std::size_t>(m));  // the parts that held data
-  wipe(bp, 32 * static_cast<std::size_t>(m));
-  wipe(prod, 64 * static_cast<std::size_t>(m));
-  wipe(scratch, 2 * static_cast<std::size_t>(karatsuba_scratch(m)));
+  secure_wipe(ap, 32 * static_cast<std::size_t>(m));  // the parts that held data
+  secure_wipe(bp, 32 * static_cast<std::size_t>(m));
+  secure_wipe(prod, 64 * static_cast<std::size_t>(m));
+  secure_wipe(scratch, 2 * static_cast<std::size_t>(karatsuba_scratch(m)));
 }
 
 // --- Toom-4 product, correct mod 2^13 ---------------------------------------------------------
@@ -637,7 +633,7 @@ void ntru_poly_mul_cyclic_avx2(std::uint16_t* r, const std::uint16_t* a, const s
   alignas(32) std::uint16_t out[16 * kMaxBlocks];
   cyclic_padded(out, a, b, n);
   std::memcpy(r, out, 2 * static_cast<std::size_t>(n));
-  wipe(out, sizeof out);
+  secure_wipe(out, sizeof out);
 }
 
 void ntru_poly_mul_cyclic_mod8192_avx2(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {

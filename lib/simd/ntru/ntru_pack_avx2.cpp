@@ -20,6 +20,7 @@
 
 #include <cstring>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/ntru/ntru_avx2.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 
@@ -28,7 +29,6 @@ namespace {
 
 using ntru_detail::lanes_below;
 using ntru_detail::sum_lanes16;
-using ntru_detail::wipe;
 
 /// floor(2x * c / 2^16) = floor(x / 3^k) for x < 256 with c = ceil(2^15 / 3^k), k = 0 .. 5.
 constexpr std::uint16_t kDiv[6] = {32768, 10923, 3641, 1214, 405, 135};
@@ -82,7 +82,7 @@ inline __m128i loadu16(const std::uint8_t* p) noexcept { return _mm_loadu_si128(
 class Encoding {
 public:
   Encoding(const std::uint8_t* in, int len) noexcept : m_in(in), m_len(len) { std::memcpy(m_tail, in + len - 32, 32); }
-  ~Encoding() { wipe(m_tail, sizeof m_tail); }
+  ~Encoding() { secure_wipe(m_tail, sizeof m_tail); }
   Encoding(const Encoding&) = delete;
   Encoding& operator=(const Encoding&) = delete;
   int size() const noexcept { return m_len; }
@@ -115,7 +115,7 @@ inline void store_first(std::uint16_t* r, __m256i v, int count) noexcept {
     alignas(32) std::uint16_t last[16];
     _mm256_store_si256(reinterpret_cast<__m256i*>(last), v);
     std::memcpy(r, last, 2 * static_cast<std::size_t>(count));
-    wipe(last, sizeof last);
+    secure_wipe(last, sizeof last);
   }
 }
 

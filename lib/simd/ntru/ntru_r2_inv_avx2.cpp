@@ -27,6 +27,7 @@
 #include <cstring>
 #include <utility>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/ntru/ntru_avx2.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 #include "simd/ntru/ntru_divsteps_avx2.hpp"
@@ -46,7 +47,6 @@ constexpr int kJump = kSub * kSubs;
 constexpr int kVPos = 21, kFPos = 42;
 constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << 21) - 1;
 
-using divsteps::wipe;
 
 /// Block transition: m1 = (U, Q), m2 = (V, R) (low, high qword) for (f, g), and
 /// n1 = (U, x Q), n2 = (V / x, R) for (v, w).
@@ -213,7 +213,7 @@ inline void block(__m128i (&fg)[L], __m128i (&vw)[L], Delta& d, int k) noexcept 
   const int nvw_in = std::min(L, k / 64 + 1), nvw_out = std::min(L, (k + S) / 64 + 1);
   apply_fg<L>(fg, m, nfg, S);
   apply_vw<L>(vw, m, nvw_in, nvw_out);
-  wipe(&m, sizeof m);
+  secure_wipe(&m, sizeof m);
 }
 
 /// Bit i of x moved to bit 63 - i.
@@ -283,8 +283,8 @@ void r2_inv(std::uint16_t* r, const std::uint16_t* a) noexcept {
     _mm256_store_si256(reinterpret_cast<__m256i*>(buf + 16 * q), _mm256_and_si256(x, one));
   }
   std::memcpy(r, buf, sizeof(std::uint16_t) * N);
-  wipe(buf, sizeof buf), wipe(bits, sizeof bits), wipe(g, sizeof g);
-  wipe(fg, sizeof fg), wipe(vw, sizeof vw), wipe(&d, sizeof d);
+  secure_wipe(buf, sizeof buf), secure_wipe(bits, sizeof bits), secure_wipe(g, sizeof g);
+  secure_wipe(fg, sizeof fg), secure_wipe(vw, sizeof vw), secure_wipe(&d, sizeof d);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include <climits>
 #include <cstring>
 
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/ntru/ntru_avx2.hpp"
 
 namespace pqkem::simd::avx2 {
@@ -250,11 +251,6 @@ void sort_core(std::int32_t* buf, std::size_t len, std::int32_t* out) noexcept {
   untranspose(out, len, buf, wires / 8);
 }
 
-inline void wipe(void* p, std::size_t bytes) noexcept {
-  std::memset(p, 0, bytes);
-  __asm__ volatile("" : : "r"(p) : "memory");
-}
-
 }  // namespace
 
 void ntru_sort_int32_avx2(std::int32_t* x, std::size_t len) noexcept {
@@ -262,7 +258,7 @@ void ntru_sort_int32_avx2(std::int32_t* x, std::size_t len) noexcept {
   alignas(32) std::int32_t buf[kNtruSortMaxLen];
   std::memcpy(buf, x, 4 * len);
   sort_core(buf, len, x);
-  wipe(buf, 4 * wires_for(len));  // the words that held data
+  secure_wipe(buf, 4 * wires_for(len));  // the words that held data
 }
 
 void ntru_sample_fixed_type_avx2(std::uint16_t* r, const std::uint8_t* u, int n, int weight) noexcept {
@@ -313,8 +309,8 @@ void ntru_sample_fixed_type_avx2(std::uint16_t* r, const std::uint8_t* u, int n,
   }
   for (; i < m; ++i) r[i] = static_cast<std::uint16_t>(sorted[i] & 3);
   r[m] = 0;
-  wipe(keys, 4 * wires_for(m));  // the words that held data
-  wipe(sorted, 4 * m);
+  secure_wipe(keys, 4 * wires_for(m));  // the words that held data
+  secure_wipe(sorted, 4 * m);
 }
 
 }  // namespace pqkem::simd::avx2
