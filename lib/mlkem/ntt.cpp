@@ -7,25 +7,7 @@
 namespace pqkem::mlkem {
 namespace {
 
-constexpr int bit_rev7(int i) noexcept {
-  int r = 0;
-  for (int b = 0; b < 7; ++b) r |= ((i >> b) & 1) << (6 - b);
-  return r;
-}
-
-constexpr std::array<std::int16_t, 128> make_zetas() noexcept {
-  std::array<std::int16_t, 128> z{};
-  for (int i = 0; i < 128; ++i) {
-    std::int64_t v = 1;
-    for (int e = 0; e < bit_rev7(i); ++e) v = v * 17 % kQ;  // zeta^BitRev7(i)
-    v = v * kMontR % kQ;                                    // Montgomery form
-    if (v > kQ / 2) v -= kQ;                                // centered
-    z[i] = static_cast<std::int16_t>(v);
-  }
-  return z;
-}
-
-constexpr std::array<std::int16_t, 128> kZ = make_zetas();
+constexpr std::array<std::int16_t, 128> kZ = std::to_array(kZetaTable.z);  // constants.hpp
 static_assert(kZ[1] == -758 && kZ[127] == 1628, "FIPS 203 Appendix A, in Montgomery form");
 
 /// "Twisted" zetas: zeta * q^-1 mod 2^16. With them a Montgomery product by a constant needs

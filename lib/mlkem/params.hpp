@@ -4,10 +4,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "mlkem/constants.hpp"  // kQ
+
 namespace pqkem::mlkem {
 
 constexpr int kN = 256;            ///< polynomial degree n
-constexpr std::int16_t kQ = 3329;  ///< modulus q = 13 * 2^8 + 1
 constexpr std::size_t kSymBytes = 32;  ///< seeds, hashes, messages and shared secrets
 constexpr std::size_t kPolyBytes = 384;  ///< ByteEncode_12 of one polynomial
 

@@ -7,10 +7,6 @@
 
 namespace pqkem::mlkem {
 
-constexpr std::int32_t kMontR = 1 << 16;          ///< Montgomery radix R = 2^16
-constexpr std::int16_t kQInv = -3327;             ///< q^-1 mod 2^16, as a signed value
-constexpr std::int16_t kMontR2 = 1353;            ///< R^2 mod q (to_mont multiplies by it)
-constexpr std::int16_t kBarrettV = 20159;         ///< round(2^26 / q)
 
 /// Montgomery reduction. In: -q 2^15 <= a < q 2^15. Out: r == a * R^-1 (mod q), |r| < q.
 constexpr std::int16_t montgomery_reduce(std::int32_t a) noexcept {

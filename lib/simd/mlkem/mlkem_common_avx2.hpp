@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "mlkem/constants.hpp"  // no intrinsics, no code: safe on both sides
+
 namespace pqkem::simd::avx2::detail {
 
-constexpr std::int16_t kQ = 3329;
-constexpr std::int16_t kQInv = -3327;     // q^-1 mod 2^16
-constexpr std::int16_t kBarrettV = 20159;  // round(2^26 / q)
+using mlkem::kBarrettV;
+using mlkem::kQ;
+using mlkem::kQInv;
 
 /// Montgomery product by a constant with its twisted form zt = z q^-1 mod 2^16:
 /// hi(a z) - hi(lo(a zt) q) == montgomery_reduce(a z) exactly. In: |a z| < q 2^15. Out: |r| < q.

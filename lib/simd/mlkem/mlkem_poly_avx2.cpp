@@ -14,33 +14,11 @@ using namespace detail;
 
 // ---- twiddle tables ---------------------------------------------------------------------------
 
-constexpr int bit_rev7(int i) {
-  int r = 0;
-  for (int b = 0; b < 7; ++b) r |= ((i >> b) & 1) << (6 - b);
-  return r;
-}
-
-/// zeta^BitRev7(i) * 2^16 mod q, centered (FIPS 203 Appendix A in Montgomery form): the
-/// same values as mlkem::kZetas.
-constexpr std::int16_t zeta(int i) {
-  std::int64_t v = 1;
-  for (int e = 0; e < bit_rev7(i); ++e) v = v * 17 % kQ;
-  v = v * 65536 % kQ;
-  if (v > kQ / 2) v -= kQ;
-  return static_cast<std::int16_t>(v);
-}
+/// The zetas of mlkem/constants.hpp (the table the portable NTT uses). Indexed with constants
+/// only (after unrolling), so every scalar zeta becomes an immediate.
+constexpr mlkem::ZetaTable kZ = mlkem::kZetaTable;
+constexpr std::int16_t zeta(int i) { return kZ.z[i]; }
 static_assert(zeta(1) == -758 && zeta(127) == 1628);
-
-struct ZetaTable {
-  std::int16_t z[128];
-};
-constexpr ZetaTable make_zeta_table() {
-  ZetaTable t{};
-  for (int i = 0; i < 128; ++i) t.z[i] = zeta(i);
-  return t;
-}
-/// Indexed with constants only (after unrolling), so every scalar zeta becomes an immediate.
-constexpr ZetaTable kZ = make_zeta_table();
 
 constexpr std::int16_t twist(std::int16_t z) { return static_cast<std::int16_t>(z * kQInv); }
 
