@@ -2,8 +2,8 @@
 //
 // This header is included by -mavx2 translation units, so it stays C-like: plain functions on
 // raw coefficient arrays, no inline or template code that portable callers could share.
-// The kernel table of lib/ntru/kernels.cpp wraps each function for a parameter set P and is the
-// only caller; it is chosen once per operation (simd::active_impl()).
+// `ntru::Avx2Backend<P>` (lib/ntru/backend.hpp) wraps each function for a parameter set P and is
+// the only caller; with_kem (lib/scheme.cpp) chooses the backend once per operation.
 //
 // Common contract, every function:
 //   - n is one of 509, 677, 701, 821 and logq the matching log2 q (11, 11, 12, 13);
