@@ -1,5 +1,5 @@
 // Constant-time divsteps in AVX2: the method and the public degree bounds behind the S2 inversion
-// (ntru_r2_inv_avx2.cpp, jump divsteps) and the S3 inversion (ntru_inv_avx2.cpp, bit-sliced
+// (ntru_r2_inv_avx2.cpp, jump divsteps) and the S3 inversion (ntru_s3_inv_avx2.cpp, bit-sliced
 // single steps), and the helpers they share. Included only by files compiled with -mavx2,
 // which reach it only through run-time dispatch.
 //

@@ -2,7 +2,7 @@
 // constant-time Bernstein-Yang divsteps on reversed GF(2) polynomials (the method is described in
 // ntru_divsteps_avx2.hpp: f = Phi_n, g = reversal of a mod Phi_n, delta = 1, v = 0, w = 1,
 // 2(n - 1) - 1 steps, then v reversed is a^-1), run as "jump" divsteps: blocks of kJump steps.
-// The Sq inversion (ntru_mul_avx2.cpp) lifts this inverse by Newton iteration.
+// The Rq inversion (ntru_rq_inv_avx2.cpp) lifts this inverse by Newton iteration.
 //
 // The decisions of s consecutive divsteps depend only on delta and the low s bits of f and g.
 // So each block runs s scalar divsteps on the low 64-bit words of f and g and accumulates the

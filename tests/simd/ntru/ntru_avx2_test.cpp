@@ -347,7 +347,7 @@ TYPED_TEST(NtruAvx2Kernel, S3Inversion) {
   EXPECT_GE(zero, 3u) << "0, Phi_n and 2 Phi_n are not invertible";
 }
 
-/// The AVX2 divsteps skip registers above public degree bounds (lib/simd/ntru/ntru_inv_avx2.cpp)
+/// The AVX2 divsteps skip registers above public degree bounds (lib/simd/ntru/ntru_s3_inv_avx2.cpp)
 /// and keep sign bits only where they matter: inputs of low and high degree, sparse and periodic
 /// ones, and arbitrary 16-bit values, for the S2, S3 and Sq inversions.
 TYPED_TEST(NtruAvx2Kernel, InversionsOnStructuredInputs) {
