@@ -66,7 +66,7 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
                }});
   if constexpr (B::kImpl == simd::Impl::portable) {
     k.push_back({"basemul (MultiplyNTTs)", impl, [st] {
-                   mlkem::multiply_ntts_acc(st->acc, st->a, st->b);
+                   mlkem::multiply_ntts_acc_ref(st->acc, st->a, st->b);
                    keep(st->acc);
                    st->acc = {};
                  }});
@@ -181,7 +181,7 @@ std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<sim
     // Portable-only kernels without an AVX2 twin of the same shape (kept for comparison with
     // earlier runs; the AVX2 backend replaces them by the x4 entries).
     k.push_back({"CBD eta=2", impl, [st] {
-                   mlkem::Poly r = mlkem::sample_poly_cbd<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
+                   mlkem::Poly r = mlkem::sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
                    keep(r);
                  }});
     k.push_back({"PRF (SHAKE256, 128 B)", impl, [st] {
@@ -207,12 +207,12 @@ std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<sim
                  }});
     k.push_back({"Keccak-f[1600] x4 (one call)", "avx2", [] {
                    alignas(32) static std::uint64_t s[100];
-                   simd::avx2::keccak_f1600_x4(s);
+                   simd::avx2::keccak_f1600_x4_avx2(s);
                    keep(s);
                  }});
     k.push_back({"Keccak-f[1600] x1 (one call)", "avx2", [] {
                    static std::uint64_t s[25];
-                   simd::avx2::keccak_f1600_x1(s);
+                   simd::avx2::keccak_f1600_x1_avx2(s);
                    keep(s);
                  }});
   }

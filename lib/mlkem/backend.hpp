@@ -13,10 +13,12 @@
 // cross. Bounds: as stated per function; each backend
 // meets them (the AVX2 kernels' contracts are in mlkem_avx2.hpp).
 //
-// RefBackend is the portable code of lib/mlkem (the `_ref` twins): ntt(), inverse_ntt(),
-// multiply_ntts_acc(), sample_ntt(), sample_noise(), byte_encode/byte_decode, compress, and
-// SHA-3 (hash.cpp). Avx2Backend calls the kernels of lib/simd/mlkem (the `_avx2` twins),
-// which are compiled with -mavx2 and exist only when PQKEM_HAVE_AVX2 is 1.
+// RefBackend is the portable code of lib/mlkem, the `_ref` twins (ntt_ref, inverse_ntt_ref,
+// multiply_ntts_acc_ref, sample_ntt_ref, sample_noise_ref, encode_ntt_poly_ref ...) with the
+// FIPS 203 building blocks they share (byte_encode/byte_decode, compress, the element-wise
+// arithmetic of poly.hpp) and SHA-3 (hash.cpp). Avx2Backend calls the `_avx2` twins of
+// lib/simd/keccak and lib/simd/mlkem, which are compiled with -mavx2 and exist only when
+// PQKEM_HAVE_AVX2 is 1.
 #pragma once
 
 #include <cstdint>
@@ -51,13 +53,13 @@ struct RefBackend {
   static mlkem::NttPoly to_fips203_order(const NttPoly& f) noexcept { return f; }
 
   /// NTT with the operation's merge plan. In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
-  static NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept { return mlkem::ntt(f, plan); }
+  static NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept { return mlkem::ntt_ref(f, plan); }
   /// NTT^-1 times R. In: |f^_i| < q. Out: |f_i| < q.
-  static Poly inverse_ntt(const NttPoly& f, NttPlanChoice plan) noexcept { return mlkem::inverse_ntt(f, plan); }
+  static Poly inverse_ntt(const NttPoly& f, NttPlanChoice plan) noexcept { return mlkem::inverse_ntt_ref(f, plan); }
   /// r = Barrett(sum_{j<k} a_j o b_j R^-1), k <= 4. In: |a|, |b| < q. Out: |r_i| <= (q-1)/2.
   static void inner_product(NttPoly& r, const NttPoly* a, const NttPoly* b, int k) noexcept {
     r = NttPoly{};
-    for (int j = 0; j < k; ++j) multiply_ntts_acc(r, a[j], b[j]);
+    for (int j = 0; j < k; ++j) multiply_ntts_acc_ref(r, a[j], b[j]);
     reduce(r);
   }
   /// t = Barrett(t R + e). In: |t_i| <= (q-1)/2, |e_i| < q. Out: |t_i| <= (q-1)/2.
@@ -80,10 +82,10 @@ struct RefBackend {
     r = t;
   }
   /// ByteDecode_12 into T_q. Out: 0 <= f_i < q.
-  static NttPoly decode12(std::span<const std::uint8_t, kPolyBytes> in) noexcept { return decode_ntt_poly(in); }
+  static NttPoly decode12(std::span<const std::uint8_t, kPolyBytes> in) noexcept { return decode_ntt_poly_ref(in); }
   /// ByteEncode_12. In: |f_i| < q.
-  static void encode12(const NttPoly& f, std::span<std::uint8_t, kPolyBytes> out) noexcept { encode_ntt_poly(f, out); }
-  static bool is_canonical12(std::span<const std::uint8_t, kPolyBytes> in) noexcept { return is_canonical_encoding(in); }
+  static void encode12(const NttPoly& f, std::span<std::uint8_t, kPolyBytes> out) noexcept { encode_ntt_poly_ref(f, out); }
+  static bool is_canonical12(std::span<const std::uint8_t, kPolyBytes> in) noexcept { return is_canonical_encoding_ref(in); }
   /// ByteEncode_d(Compress_d(f)). In: |f_i| < q.
   template <int D>
   static void compress_encode(const Poly& f, std::span<std::uint8_t, 32 * D> out) noexcept {
@@ -103,12 +105,12 @@ struct RefBackend {
   }
   /// SampleNTT(rho || xy[j][0] || xy[j][1]) into *out[j] for j < n (n <= 4).
   static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) {
-    for (int j = 0; j < n; ++j) *out[j] = sample_ntt(rho, xy[j][0], xy[j][1]);
+    for (int j = 0; j < n; ++j) *out[j] = sample_ntt_ref(rho, xy[j][0], xy[j][1]);
   }
   /// SamplePolyCBD_eta(PRF_eta(seed, nonce[j])) into *out[j] for j < n (n <= 4).
   template <int Eta>
   static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) {
-    for (int j = 0; j < n; ++j) *out[j] = sample_noise<Eta>(seed, nonce[j]);
+    for (int j = 0; j < n; ++j) *out[j] = sample_noise_ref<Eta>(seed, nonce[j]);
   }
   /// H, G and J of FIPS 203 (section 4.1) on a || b.
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { hash::sha3_256(out, {a, b}); }
@@ -196,7 +198,7 @@ struct Avx2Backend {
   // (`pqkem bench --kernels`: SampleNTT 2,970 ticks portable, 4,434 through the 4-way kernel).
   static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
     if (n == 1) {
-      *out[0] = from_fips203_order(sample_ntt(rho, xy[0][0], xy[0][1]));
+      *out[0] = from_fips203_order(sample_ntt_ref(rho, xy[0][0], xy[0][1]));
       return;
     }
     std::int16_t* const o[4] = {out[0]->c.data(), n > 1 ? out[1]->c.data() : nullptr,
@@ -206,7 +208,7 @@ struct Avx2Backend {
   template <int Eta>
   static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) noexcept {
     if (n == 1) {
-      *out[0] = sample_noise<Eta>(seed, nonce[0]);
+      *out[0] = sample_noise_ref<Eta>(seed, nonce[0]);
       return;
     }
     std::int16_t* const o[4] = {out[0]->c.data(), n > 1 ? out[1]->c.data() : nullptr,
@@ -223,7 +225,7 @@ struct Avx2Backend {
   // ML-KEM-512 and -1024): two lanes of the 4-way permutation beat two 1-way runs.
   static void h_and_j(std::span<std::uint8_t, 32> h, ByteView ek, std::span<std::uint8_t, 32> j, ByteView z,
                       ByteView c) noexcept {
-    simd::avx2::sha3_256_shake256_x2(h.data(), ek.data(), ek.size(), j.data(), z.data(), z.size(), c.data(), c.size());
+    simd::avx2::sha3_256_shake256_x2_avx2(h.data(), ek.data(), ek.size(), j.data(), z.data(), z.size(), c.data(), c.size());
   }
 };
 #endif

@@ -311,14 +311,14 @@ void set_ntt_plan(NttPlanChoice choice) noexcept {
 }
 void set_ntt_plan(const NttPlanEntry& plan) noexcept { set_ntt_plan(NttPlanChoice{&plan, &plan}); }
 
-NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept {
+NttPoly ntt_ref(const Poly& f, NttPlanChoice plan) noexcept {
   NttPoly r{f.c};
   plan.forward->forward(r.c.data());  // |r_i| < 8q = 26632 < 2^15
   reduce(r);
   return r;
 }
 
-Poly inverse_ntt(const NttPoly& f, NttPlanChoice plan) noexcept {
+Poly inverse_ntt_ref(const NttPoly& f, NttPlanChoice plan) noexcept {
   Poly r{f.c};
   plan.inverse->inverse(r.c.data());
   return r;
@@ -349,7 +349,7 @@ static_assert(fqmul16(1234, -2345) == fqmul(1234, -2345) && fqmul16(-3328, -3328
 // BaseCaseMultiply (Algorithm 12) on each of the 128 degree-1 pairs (c[2i], c[2i+1]), modulo
 // X^2 - gamma_i: c0 = a0 b0 + a1 b1 gamma_i, c1 = a0 b1 + a1 b0 (times R^-1). One loop over
 // the pairs with a table of gammas, so the compiler vectorizes it.
-void multiply_ntts_acc(NttPoly& r, const NttPoly& a, const NttPoly& b) noexcept {
+void multiply_ntts_acc_ref(NttPoly& r, const NttPoly& a, const NttPoly& b) noexcept {
   for (int i = 0; i < 128; ++i) {
     const std::int16_t a0 = a.c[2 * i], a1 = a.c[2 * i + 1], b0 = b.c[2 * i], b1 = b.c[2 * i + 1];
     const auto c0 = static_cast<std::int16_t>(mul_zeta(fqmul16(a1, b1), kGamma[i], kGammaTwisted[i]) + fqmul16(a0, b0));

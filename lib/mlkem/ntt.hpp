@@ -31,7 +31,7 @@ struct NttPlanEntry {
   /// Forward NTT, layers 1..7, no reduction. In: |a_i| < q. Out: |a_i| < 8q (< 2^15).
   void (*forward)(std::int16_t* a) noexcept;
   /// Inverse NTT, layers 7..1, including the final scaling by R^2/128 (so it returns
-  /// f * R for input NTT(f), cancelling the R^-1 of multiply_ntts_acc).
+  /// f * R for input NTT(f), cancelling the R^-1 of multiply_ntts_acc_ref).
   /// In: |a_i| < q. Out: |a_i| < q. Sums are Barrett-reduced at layers 5 and 2 only:
   /// bounds after layers 7, 6, 5(red.), 4, 3, 2(red.), 1 are 2q, 4q, q, 2q, 4q, q, 2q, and
   /// every difference (< 8q) is multiplied by a zeta (< q after). The scaling is done by the
@@ -45,7 +45,7 @@ std::span<const NttPlanEntry> all_ntt_plans() noexcept;
 const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept;
 
 /// The plans of one operation: one for each direction. An ML-KEM operation reads
-/// current_ntt_plan() once and passes the choice to every ntt() and inverse_ntt() it runs.
+/// current_ntt_plan() once and passes the choice to every B::ntt() and B::inverse_ntt() it runs.
 struct NttPlanChoice {
   const NttPlanEntry* forward;
   const NttPlanEntry* inverse;
@@ -70,16 +70,16 @@ void set_ntt_plan(const NttPlanEntry& plan) noexcept;
 
 /// NTT (Algorithm 9) with plan.forward, followed by Barrett reduction.
 /// In: |f_i| < q. Out: |f^_i| <= (q-1)/2.
-NttPoly ntt(const Poly& f, NttPlanChoice plan) noexcept;
+NttPoly ntt_ref(const Poly& f, NttPlanChoice plan) noexcept;
 
-/// NTT^-1 (Algorithm 10), times R (the Montgomery factor that multiply_ntts_acc leaves
-/// behind): returns f when the input is the product computed by multiply_ntts_acc.
+/// NTT^-1 (Algorithm 10), times R (the Montgomery factor that multiply_ntts_acc_ref leaves
+/// behind): returns f when the input is the product computed by multiply_ntts_acc_ref.
 /// Runs plan.inverse. In: |f^_i| < q. Out: |f_i| < q.
-Poly inverse_ntt(const NttPoly& f, NttPlanChoice plan) noexcept;
+Poly inverse_ntt_ref(const NttPoly& f, NttPlanChoice plan) noexcept;
 
 /// MultiplyNTTs (Algorithm 11) accumulated: r += a * b * R^-1 in T_q.
 /// In: |a_i|, |b_i| < q. Each call adds less than 2q in absolute value to every r_i, so up to
 /// 4 calls (k <= 4) starting from r = 0 stay below 8q < 2^15.
-void multiply_ntts_acc(NttPoly& r, const NttPoly& a, const NttPoly& b) noexcept;
+void multiply_ntts_acc_ref(NttPoly& r, const NttPoly& a, const NttPoly& b) noexcept;
 
 }  // namespace pqkem::mlkem

@@ -1,6 +1,6 @@
-// ML-KEM polynomials. The NTT domain is part of the type: only ntt() and inverse_ntt()
-// convert between Poly (R_q, coefficient form) and NttPoly (T_q, NTT form), so call sites
-// read like FIPS 203.
+// ML-KEM polynomials. The NTT domain is part of the type: only the NTT and its inverse (a
+// backend's B::ntt() and B::inverse_ntt()) convert between Poly (R_q, coefficient form) and
+// NttPoly (T_q, NTT form), so call sites read like FIPS 203.
 #pragma once
 
 #include <array>

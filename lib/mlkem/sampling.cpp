@@ -25,7 +25,7 @@ inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
 // candidate d is stored at a[j], and j advances by one exactly when d < q. Branching on the
 // candidates would be allowed (public data), but the branch-free form avoids a misprediction
 // on about one candidate in five. The last few coefficients (j > kN - 4) take a checked loop.
-NttPoly sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t x, std::uint8_t y) {
+NttPoly sample_ntt_ref(std::span<const std::uint8_t, 32> rho, std::uint8_t x, std::uint8_t y) {
   constexpr std::size_t kRate = 168;
   hash::Xof xof(hash::XofKind::shake128);
   std::uint8_t seed[34];
@@ -67,7 +67,7 @@ NttPoly sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t x, std::u
 // Each coefficient is (sum of eta bits) - (sum of the next eta bits), taken from a
 // little-endian bit stream: the bits are summed with masks and shifts, never branched on.
 template <int Eta>
-Poly sample_poly_cbd(std::span<const std::uint8_t, 64 * Eta> bytes) noexcept {
+Poly sample_poly_cbd_ref(std::span<const std::uint8_t, 64 * Eta> bytes) noexcept {
   Poly f;
   if constexpr (Eta == 2) {
     // One byte -> two coefficients of 4 bits each; a byte loop the compiler vectorizes.
@@ -95,16 +95,16 @@ Poly sample_poly_cbd(std::span<const std::uint8_t, 64 * Eta> bytes) noexcept {
 }
 
 template <int Eta>
-Poly sample_noise(std::span<const std::uint8_t, 32> seed, std::uint8_t nonce) {
+Poly sample_noise_ref(std::span<const std::uint8_t, 32> seed, std::uint8_t nonce) {
   Secret<64 * Eta> prf;
   const std::uint8_t n[1] = {nonce};
   hash::shake256(prf.span(), {seed, n});
-  return sample_poly_cbd<Eta>(prf.view());
+  return sample_poly_cbd_ref<Eta>(prf.view());
 }
 
-template Poly sample_poly_cbd<2>(std::span<const std::uint8_t, 128>) noexcept;
-template Poly sample_poly_cbd<3>(std::span<const std::uint8_t, 192>) noexcept;
-template Poly sample_noise<2>(std::span<const std::uint8_t, 32>, std::uint8_t);
-template Poly sample_noise<3>(std::span<const std::uint8_t, 32>, std::uint8_t);
+template Poly sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>) noexcept;
+template Poly sample_poly_cbd_ref<3>(std::span<const std::uint8_t, 192>) noexcept;
+template Poly sample_noise_ref<2>(std::span<const std::uint8_t, 32>, std::uint8_t);
+template Poly sample_noise_ref<3>(std::span<const std::uint8_t, 32>, std::uint8_t);
 
 }  // namespace pqkem::mlkem

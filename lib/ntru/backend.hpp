@@ -257,8 +257,8 @@ struct Avx2Backend {
   // Both hashes in one 4-way permutation while the inputs allow.
   static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
                             ByteView m1a, ByteView m1b) noexcept {
-    simd::avx2::sha3_256_x2(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(), m1b.data(),
-                            m1b.size());
+    simd::avx2::sha3_256_x2_avx2(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(), m1b.data(),
+                                 m1b.size());
   }
 };
 #endif

@@ -63,7 +63,7 @@ TEST(Ntt, MatchesDefinitionOnRandomAndEdgeInputs) {
   inputs.push_back(edge);
   inputs.push_back(Poly{});
   for (const Poly& f : inputs) {
-    const NttPoly r = ntt(f, current_ntt_plan());
+    const NttPoly r = ntt_ref(f, current_ntt_plan());
     const auto expect = ntt_by_definition(f);
     for (int i = 0; i < kN; ++i) {
       ASSERT_EQ(mod_q(r.c[i]), expect[i]) << i;
@@ -73,11 +73,11 @@ TEST(Ntt, MatchesDefinitionOnRandomAndEdgeInputs) {
 }
 
 TEST(Ntt, InverseAfterForwardIsIdentityTimesMontgomeryFactor) {
-  // inverse_ntt multiplies by R (to cancel multiply_ntts' R^-1), so inverse_ntt(ntt(f)) = f R.
+  // inverse_ntt multiplies by R (to cancel multiply_ntts' R^-1), so inverse_ntt_ref(ntt_ref(f)) = f R.
   std::mt19937 rng(7);
   for (int t = 0; t < 50; ++t) {
     const Poly f = random_poly(rng, -kQ + 1, kQ - 1);
-    const Poly g = inverse_ntt(ntt(f, current_ntt_plan()), current_ntt_plan());
+    const Poly g = inverse_ntt_ref(ntt_ref(f, current_ntt_plan()), current_ntt_plan());
     for (int i = 0; i < kN; ++i) {
       ASSERT_EQ(mod_q(g.c[i]), mod_q(std::int64_t{f.c[i]} * 65536)) << i;
       ASSERT_LT(std::abs(g.c[i]), kQ);
@@ -90,9 +90,9 @@ TEST(Ntt, MultiplicationIsNegacyclicConvolution) {
   for (int t = 0; t < 10; ++t) {
     const Poly a = random_poly(rng, -kQ + 1, kQ - 1), b = random_poly(rng, -kQ + 1, kQ - 1);
     NttPoly prod;
-    multiply_ntts_acc(prod, ntt(a, current_ntt_plan()), ntt(b, current_ntt_plan()));
+    multiply_ntts_acc_ref(prod, ntt_ref(a, current_ntt_plan()), ntt_ref(b, current_ntt_plan()));
     reduce(prod);
-    const Poly c = inverse_ntt(prod, current_ntt_plan());
+    const Poly c = inverse_ntt_ref(prod, current_ntt_plan());
     std::array<std::int64_t, 256> expect{};
     for (int i = 0; i < kN; ++i)
       for (int j = 0; j < kN; ++j) {
@@ -169,7 +169,7 @@ TEST(Ntt, InverseWithEveryPlanSelectedRoundTrips) {
   for (const NttPlanEntry& plan : all_ntt_plans()) {
     set_ntt_plan(plan);
     const Poly f = random_poly(rng, -kQ + 1, kQ - 1);
-    const Poly g = inverse_ntt(ntt(f, current_ntt_plan()), current_ntt_plan());
+    const Poly g = inverse_ntt_ref(ntt_ref(f, current_ntt_plan()), current_ntt_plan());
     for (int i = 0; i < kN; ++i) ASSERT_EQ(mod_q(g.c[i]), mod_q(std::int64_t{f.c[i]} * 65536)) << plan.name;
   }
   set_ntt_plan(saved);

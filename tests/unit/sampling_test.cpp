@@ -11,7 +11,7 @@ namespace {
 TEST(Sampling, SampleNttOutputsCanonicalCoefficientsAndMatchesAlgorithm7) {
   std::array<std::uint8_t, 32> rho{};
   for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = static_cast<std::uint8_t>(3 * i + 1);
-  const NttPoly a = sample_ntt(rho, 1, 2);
+  const NttPoly a = sample_ntt_ref(rho, 1, 2);
   // Algorithm 7 written out directly on a long one-shot SHAKE128 output.
   std::vector<std::uint8_t> stream(168 * 8);
   const std::uint8_t idx[2] = {1, 2};
@@ -32,7 +32,7 @@ TEST(Sampling, SampleNttMatchesAlgorithm7OnManySeeds) {
     std::array<std::uint8_t, 32> rho{};
     for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = static_cast<std::uint8_t>(t * 131 + i * 7);
     const auto x = static_cast<std::uint8_t>(t % 4), y = static_cast<std::uint8_t>(t / 4);
-    const NttPoly a = sample_ntt(rho, x, y);
+    const NttPoly a = sample_ntt_ref(rho, x, y);
     const std::uint8_t idx[2] = {x, y};
     hash::shake128(stream, {rho, idx});
     int j = 0;
@@ -51,7 +51,7 @@ void check_cbd_against_definition() {
     std::array<std::uint8_t, 64 * Eta> b{};
     for (std::size_t i = 0; i < b.size(); ++i)
       b[i] = static_cast<std::uint8_t>(t == 0 ? 0xFF : t == 1 ? 0x00 : i * 37 + 11 + t * (i * i + 3));
-    const Poly f = sample_poly_cbd<Eta>(b);
+    const Poly f = sample_poly_cbd_ref<Eta>(b);
     for (int i = 0; i < kN; ++i) {
       int x = 0, y = 0;
       for (int j = 0; j < Eta; ++j) {
@@ -73,7 +73,7 @@ TEST(Sampling, NoiseIsCenteredBinomial) {
   std::array<std::uint8_t, 32> seed{};
   std::map<int, int> hist;
   for (int n = 0; n < 64; ++n)
-    for (auto c : sample_noise<3>(seed, static_cast<std::uint8_t>(n)).c) ++hist[c];
+    for (auto c : sample_noise_ref<3>(seed, static_cast<std::uint8_t>(n)).c) ++hist[c];
   // 64 * 256 = 16384 samples of CBD_3: P(0) = 20/64, P(+-3) = 1/64 each.
   EXPECT_EQ(hist.size(), 7u);
   EXPECT_NEAR(hist[0], 16384 * 20 / 64, 300);

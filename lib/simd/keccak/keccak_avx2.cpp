@@ -81,7 +81,7 @@ void sponge1_absorb(Sponge1& sp, const std::uint8_t* in, std::size_t len) {
     if (sp.pos == 0) {
       while (len >= sp.rate) {  // whole blocks, word by word
         for (std::size_t i = 0; i < sp.rate / 8; ++i) sp.s[i] ^= load64(in + 8 * i);
-        keccak_f1600_x1(sp.s);
+        keccak_f1600_x1_avx2(sp.s);
         in += sp.rate;
         len -= sp.rate;
       }
@@ -94,7 +94,7 @@ void sponge1_absorb(Sponge1& sp, const std::uint8_t* in, std::size_t len) {
     in += n;
     len -= n;
     if (sp.pos == sp.rate) {
-      keccak_f1600_x1(sp.s);
+      keccak_f1600_x1_avx2(sp.s);
       sp.pos = 0;
     }
   }
@@ -105,13 +105,13 @@ void sponge1_finish(Sponge1& sp, std::uint8_t ds, std::uint8_t* out, std::size_t
   auto* bytes = reinterpret_cast<std::uint8_t*>(sp.s);
   bytes[sp.pos] ^= ds;
   bytes[sp.rate - 1] ^= 0x80;
-  keccak_f1600_x1(sp.s);
+  keccak_f1600_x1_avx2(sp.s);
   while (outlen > 0) {
     const std::size_t n = outlen < sp.rate ? outlen : sp.rate;
     memcpy(out, bytes, n);
     out += n;
     outlen -= n;
-    if (outlen > 0) keccak_f1600_x1(sp.s);
+    if (outlen > 0) keccak_f1600_x1_avx2(sp.s);
   }
 }
 
@@ -135,7 +135,7 @@ void absorb_x4(std::uint64_t* s, std::size_t rate, std::uint8_t ds, const std::u
   while (inlen - off >= rate) {
     for (std::size_t i = 0; i < rate / 8; ++i)
       for (int j = 0; j < 4; ++j) s[4 * i + j] ^= load64(in[j] + off + 8 * i);
-    keccak_f1600_x4(s);
+    keccak_f1600_x4_avx2(s);
     off += rate;
   }
   // The last partial block goes straight from the input into the state, its last bytes through
@@ -183,7 +183,7 @@ void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, co
   absorb_x4(s, rate, 0x1F, in, inlen);
   std::size_t off = 0;
   while (off < outlen) {
-    keccak_f1600_x4(s);
+    keccak_f1600_x4_avx2(s);
     const std::size_t n = outlen - off < rate ? outlen - off : rate;
     extract_x4(s, out, off, n);
     off += n;
@@ -259,7 +259,7 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
       const std::uint8_t* src = block_at(rate, jobs[j], b, blocks[j], scratch);
       for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(src + 8 * i);
     }
-    keccak_f1600_x4(s);
+    keccak_f1600_x4_avx2(s);
     for (int j = 0; j < lanes; ++j)
       if (b + 1 == blocks[j]) squeeze_lane(s, j, jobs[j], out_len);
   }
@@ -283,54 +283,54 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
 
 }  // namespace
 
-void keccak_f1600_x1(std::uint64_t s[25]) noexcept { permute<ScalarLane>(s); }
+void keccak_f1600_x1_avx2(std::uint64_t s[25]) noexcept { permute<ScalarLane>(s); }
 
 // The permutation copies the state into registers (and its own spill slots) and back itself:
 // the state is read in place, as 25 vectors for the 4-way one (hence its 32-byte alignment).
-void keccak_f1600_x4(std::uint64_t s[100]) noexcept { permute<Avx2Lane>(reinterpret_cast<__m256i*>(s)); }
+void keccak_f1600_x4_avx2(std::uint64_t s[100]) noexcept { permute<Avx2Lane>(reinterpret_cast<__m256i*>(s)); }
 
-void sha3_256_x1(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
-                 std::size_t blen) noexcept {
+void sha3_256_x1_avx2(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
+                      std::size_t blen) noexcept {
   hash_x1(kRate256, 0x06, out, 32, a, alen, b, blen);
 }
-void sha3_512_x1(std::uint8_t out[64], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
-                 std::size_t blen) noexcept {
+void sha3_512_x1_avx2(std::uint8_t out[64], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
+                      std::size_t blen) noexcept {
   hash_x1(kRate512, 0x06, out, 64, a, alen, b, blen);
 }
-void shake256_x1(std::uint8_t* out, std::size_t outlen, const std::uint8_t* a, std::size_t alen,
-                 const std::uint8_t* b, std::size_t blen) noexcept {
+void shake256_x1_avx2(std::uint8_t* out, std::size_t outlen, const std::uint8_t* a, std::size_t alen,
+                      const std::uint8_t* b, std::size_t blen) noexcept {
   hash_x1(kRate256, 0x1F, out, outlen, a, alen, b, blen);
 }
 
-void shake128_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
-                 std::size_t inlen) noexcept {
+void shake128_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
+                      std::size_t inlen) noexcept {
   xof_x4(kRate128, out, outlen, in, inlen);
 }
-void shake256_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
-                 std::size_t inlen) noexcept {
+void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
+                      std::size_t inlen) noexcept {
   xof_x4(kRate256, out, outlen, in, inlen);
 }
 
-void sha3_256_shake256_x2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
-                          const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
-                          std::size_t b1len) noexcept {
+void sha3_256_shake256_x2_avx2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
+                               const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
+                               std::size_t b1len) noexcept {
   const LaneJob jobs[2] = {{a, alen, nullptr, 0, 0x06, h_out}, {b0, b0len, b1, b1len, 0x1F, j_out}};
   hash_lanes_x4(kRate256, jobs, 2, 32);
 }
 
-void sha3_256_x2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
-                 const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept {
+void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
+                      const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept {
   const LaneJob jobs[2] = {{a, alen, nullptr, 0, 0x06, out0}, {b0, b0len, b1, b1len, 0x06, out1}};
   hash_lanes_x4(kRate256, jobs, 2, 32);
 }
 
-void shake128x4_absorb(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept {
+void shake128x4_absorb_avx2(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept {
   absorb_x4(st.s, kRate128, 0x1F, in, inlen);
 }
 
-void shake128x4_squeeze_blocks(Shake128x4& st, std::uint8_t* const out[4], std::size_t nblocks) noexcept {
+void shake128x4_squeeze_blocks_avx2(Shake128x4& st, std::uint8_t* const out[4], std::size_t nblocks) noexcept {
   for (std::size_t b = 0; b < nblocks; ++b) {
-    keccak_f1600_x4(st.s);
+    keccak_f1600_x4_avx2(st.s);
     extract_x4(st.s, out, b * kRate128, kRate128);
   }
 }

@@ -14,46 +14,46 @@ namespace pqkem::simd::avx2 {
 
 /// Keccak-f[1600] (FIPS 202, section 3.3, 24 rounds) on one state of 25 lanes, lane
 /// (x, y) at s[x + 5 y], little-endian byte order as in FIPS 202's state-to-string mapping.
-void keccak_f1600_x1(std::uint64_t s[25]) noexcept;
+void keccak_f1600_x1_avx2(std::uint64_t s[25]) noexcept;
 
 /// Four Keccak-f[1600] at once. Lane (x, y) of state j is at s[4 (x + 5 y) + j]; s is 32-byte
 /// aligned (it is read and written in place as 25 YMM vectors).
-void keccak_f1600_x4(std::uint64_t s[100]) noexcept;
+void keccak_f1600_x4_avx2(std::uint64_t s[100]) noexcept;
 
 /// SHA3-256 / SHA3-512 of a || b (FIPS 202, section 6.1); b may be empty (blen = 0).
-void sha3_256_x1(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
-                 std::size_t blen) noexcept;
-void sha3_512_x1(std::uint8_t out[64], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
-                 std::size_t blen) noexcept;
+void sha3_256_x1_avx2(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
+                      std::size_t blen) noexcept;
+void sha3_512_x1_avx2(std::uint8_t out[64], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
+                      std::size_t blen) noexcept;
 /// SHAKE256(a || b, outlen) (FIPS 202, section 6.2).
-void shake256_x1(std::uint8_t* out, std::size_t outlen, const std::uint8_t* a, std::size_t alen,
-                 const std::uint8_t* b, std::size_t blen) noexcept;
+void shake256_x1_avx2(std::uint8_t* out, std::size_t outlen, const std::uint8_t* a, std::size_t alen,
+                      const std::uint8_t* b, std::size_t blen) noexcept;
 
 /// SHAKE128 / SHAKE256 of four inputs of the same length, outlen bytes each.
-void shake128_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
-                 std::size_t inlen) noexcept;
-void shake256_x4(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
-                 std::size_t inlen) noexcept;
+void shake128_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
+                      std::size_t inlen) noexcept;
+void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
+                      std::size_t inlen) noexcept;
 
 /// SHA3-256(a) and SHAKE256(b0 || b1, 32) at once, as two lanes of the 4-way permutation (ML-KEM
 /// decapsulation's H(ek) check and J(z || c)). The two inputs may differ in length; each lane's
 /// output is taken right after its own last block.
-void sha3_256_shake256_x2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
-                          const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
-                          std::size_t b1len) noexcept;
+void sha3_256_shake256_x2_avx2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
+                               const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
+                               std::size_t b1len) noexcept;
 
 /// SHA3-256(a) and SHA3-256(b0 || b1) at once (NTRU decapsulation's K and its rejection key),
 /// as two lanes of the 4-way permutation while both have blocks left, then the longer one alone.
-void sha3_256_x2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
-                 const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept;
+void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
+                      const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept;
 
 /// Four SHAKE128 instances read block by block (168 bytes), as SampleNTT needs.
 struct Shake128x4 {
   alignas(32) std::uint64_t s[100];
 };
 /// Absorbs four inputs of the same length (any length) and pads; the state is ready to squeeze.
-void shake128x4_absorb(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept;
+void shake128x4_absorb_avx2(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept;
 /// Writes the next nblocks * 168 bytes of each of the four output streams.
-void shake128x4_squeeze_blocks(Shake128x4& st, std::uint8_t* const out[4], std::size_t nblocks) noexcept;
+void shake128x4_squeeze_blocks_avx2(Shake128x4& st, std::uint8_t* const out[4], std::size_t nblocks) noexcept;
 
 }  // namespace pqkem::simd::avx2

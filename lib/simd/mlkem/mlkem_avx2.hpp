@@ -32,7 +32,7 @@ void mlkem_ntt_avx2(std::int16_t a[256]) noexcept;
 /// Out: standard order, |a_i| < q; equal to mlkem::inverse_ntt of the transposed input.
 void mlkem_inverse_ntt_avx2(std::int16_t a[256]) noexcept;
 
-/// MultiplyNTTs (Algorithm 11) accumulated, as mlkem::multiply_ntts_acc: r += a * b * R^-1.
+/// MultiplyNTTs (Algorithm 11) accumulated, as mlkem::multiply_ntts_acc_ref: r += a * b * R^-1.
 /// All in AVX2 order. In: |a_i|, |b_i| < q; each call adds less than 2q to |r_i|.
 void mlkem_basemul_acc_avx2(std::int16_t r[256], const std::int16_t a[256], const std::int16_t b[256]) noexcept;
 
@@ -73,7 +73,7 @@ void mlkem_decode_decompress_avx2(std::int16_t a[256], const std::uint8_t* in, i
 unsigned mlkem_rej_uniform_avx2(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept;
 
 /// SamplePolyCBD_eta (Algorithm 8), eta in {2, 3}, on 64 eta bytes. Out: |a_i| <= eta,
-/// standard order, equal to mlkem::sample_poly_cbd.
+/// standard order, equal to mlkem::sample_poly_cbd_ref.
 void mlkem_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noexcept;
 
 /// SampleNTT(rho || x_j || y_j) for up to four (x, y) pairs at once (4-way SHAKE128).

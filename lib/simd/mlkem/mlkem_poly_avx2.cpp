@@ -170,7 +170,7 @@ void mlkem_inverse_ntt_avx2(std::int16_t a[256]) noexcept {
 namespace {
 
 // BaseCaseMultiply (Algorithm 12) on registers (2m, 2m+1) of a and b: 16 pairs at once,
-// with the operations of ntt.cpp's multiply_ntts_acc, so c0, c1 are bit-exact.
+// with the operations of ntt.cpp's multiply_ntts_acc_ref, so c0, c1 are bit-exact.
 inline void basemul_pair(__m256i& c0, __m256i& c1, const std::int16_t* a, const std::int16_t* b, int m) {
   const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * m));
   const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * m + 16));

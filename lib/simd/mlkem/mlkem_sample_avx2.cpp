@@ -151,8 +151,8 @@ void mlkem_sample_ntt_x4_avx2(std::int16_t* const out[4], const std::uint8_t rho
   const std::uint8_t* inp[4] = {in[0], in[1], in[2], in[3]};
   std::uint8_t* outp[4] = {buf[0], buf[1], buf[2], buf[3]};
   Shake128x4 st;
-  shake128x4_absorb(st, inp, 34);
-  shake128x4_squeeze_blocks(st, outp, 3);
+  shake128x4_absorb_avx2(st, inp, 34);
+  shake128x4_squeeze_blocks_avx2(st, outp, 3);
   unsigned ctr[4];
   bool more = false;
   for (int j = 0; j < n; ++j) {
@@ -160,7 +160,7 @@ void mlkem_sample_ntt_x4_avx2(std::int16_t* const out[4], const std::uint8_t rho
     more |= ctr[j] < 256;
   }
   while (more) {  // public: depends on rho only
-    shake128x4_squeeze_blocks(st, outp, 1);
+    shake128x4_squeeze_blocks_avx2(st, outp, 1);
     more = false;
     for (int j = 0; j < n; ++j) {
       ctr[j] = mlkem_rej_uniform_avx2(coeffs[j], ctr[j], buf[j], kRate);
@@ -185,7 +185,7 @@ void mlkem_sample_noise_x4_avx2(std::int16_t* const out[4], const std::uint8_t s
   }
   const std::uint8_t* inp[4] = {in[0], in[1], in[2], in[3]};
   std::uint8_t* outp[4] = {prf[0], prf[1], prf[2], prf[3]};
-  shake256_x4(outp, 64 * static_cast<std::size_t>(eta), inp, 33);
+  shake256_x4_avx2(outp, 64 * static_cast<std::size_t>(eta), inp, 33);
   for (int j = 0; j < n; ++j) mlkem_cbd_avx2(out[j], prf[j], eta);
   secure_wipe(prf, sizeof prf);
   secure_wipe(in, sizeof in);

@@ -165,7 +165,7 @@ TEST_F(Avx2Kernel, TransposeIsTheDocumentedOrder) {
 
 TEST_F(Avx2Kernel, NttMatchesPortable) {
   for (const Arr& in : inputs(kQ)) {
-    const NttPoly want = ntt(Poly{in}, current_ntt_plan());
+    const NttPoly want = ntt_ref(Poly{in}, current_ntt_plan());
     Arr got = in;
     av::mlkem_ntt_avx2(got.data());
     ASSERT_EQ(transposed(got), want.c);
@@ -175,7 +175,7 @@ TEST_F(Avx2Kernel, NttMatchesPortable) {
 
 TEST_F(Avx2Kernel, InverseNttMatchesPortable) {
   for (const Arr& in : inputs(kQ)) {
-    const Poly want = inverse_ntt(NttPoly{in}, current_ntt_plan());
+    const Poly want = inverse_ntt_ref(NttPoly{in}, current_ntt_plan());
     Arr got = transposed(in);
     av::mlkem_inverse_ntt_avx2(got.data());
     ASSERT_EQ(got, want.c);
@@ -186,10 +186,10 @@ TEST_F(Avx2Kernel, InverseNttMatchesPortable) {
 TEST_F(Avx2Kernel, BasemulAndInnerProductMatchPortable) {
   const auto in = inputs(kQ);
   for (std::size_t t = 0; t + 4 < in.size(); ++t) {
-    // accumulate onto a nonzero r, as multiply_ntts_acc allows
+    // accumulate onto a nonzero r, as multiply_ntts_acc_ref allows
     NttPoly r_ref{random_coeffs(2 * kQ)};
     Arr r = transposed(r_ref.c);
-    multiply_ntts_acc(r_ref, NttPoly{in[t]}, NttPoly{in[t + 1]});
+    multiply_ntts_acc_ref(r_ref, NttPoly{in[t]}, NttPoly{in[t + 1]});
     av::mlkem_basemul_acc_avx2(r.data(), transposed(in[t]).data(), transposed(in[t + 1]).data());
     ASSERT_EQ(transposed(r), r_ref.c);
 
@@ -304,15 +304,15 @@ TEST_F(Avx2Kernel, ByteEncodeDecode12MatchPortable) {
         b[p + 2] = static_cast<std::uint8_t>(kQ >> 4);
       }
     const auto in = std::span<const std::uint8_t, kPolyBytes>(b.data(), kPolyBytes);
-    const NttPoly want = decode_ntt_poly(in);
+    const NttPoly want = decode_ntt_poly_ref(in);
     Arr got;
     av::mlkem_decode12_avx2(got.data(), b.data());
     ASSERT_EQ(transposed(got), want.c);
-    ASSERT_EQ(av::mlkem_is_canonical12_avx2(b.data()), is_canonical_encoding(in));
+    ASSERT_EQ(av::mlkem_is_canonical12_avx2(b.data()), is_canonical_encoding_ref(in));
 
     const Arr a = random_coeffs(kQ);
     std::array<std::uint8_t, kPolyBytes> e_ref{}, e_avx{};
-    encode_ntt_poly(NttPoly{a}, e_ref);
+    encode_ntt_poly_ref(NttPoly{a}, e_ref);
     av::mlkem_encode12_avx2(e_avx.data(), transposed(a).data());
     ASSERT_EQ(e_avx, e_ref);
     // Nothing is written past the 384 bytes (the kernel stores 16 bytes at a time).
@@ -346,9 +346,9 @@ TEST_F(Avx2Kernel, CbdMatchesPortable) {
     if (t == 3) std::fill(b.begin(), b.end(), 0xF0);
     Arr got;
     av::mlkem_cbd_avx2(got.data(), b.data(), 2);
-    ASSERT_EQ(got, sample_poly_cbd<2>(std::span<const std::uint8_t, 128>(b.data(), 128)).c);
+    ASSERT_EQ(got, sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>(b.data(), 128)).c);
     av::mlkem_cbd_avx2(got.data(), b.data(), 3);
-    ASSERT_EQ(got, sample_poly_cbd<3>(std::span<const std::uint8_t, 192>(b.data(), 192)).c);
+    ASSERT_EQ(got, sample_poly_cbd_ref<3>(std::span<const std::uint8_t, 192>(b.data(), 192)).c);
   }
 }
 
@@ -388,7 +388,7 @@ TEST_F(Avx2Kernel, SampleNttX4MatchesPortable) {
     std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
     av::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, n);
     for (int j = 0; j < n; ++j) {
-      const NttPoly want = sample_ntt(rho, xy[j][0], xy[j][1]);
+      const NttPoly want = sample_ntt_ref(rho, xy[j][0], xy[j][1]);
       ASSERT_EQ(transposed(out[j]), want.c) << "trial " << t << " lane " << j;
     }
     // count inputs that needed a fourth block (about 1 in 100): the squeeze-more path ran
@@ -417,7 +417,7 @@ TEST_F(Avx2Kernel, SampleNttX4SqueezesMoreBlocksWhenNeeded) {
     Arr out[4];
     std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
     av::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, 4);
-    for (int j = 0; j < 4; ++j) ASSERT_EQ(transposed(out[j]), sample_ntt(rho, xy[j][0], xy[j][1]).c);
+    for (int j = 0; j < 4; ++j) ASSERT_EQ(transposed(out[j]), sample_ntt_ref(rho, xy[j][0], xy[j][1]).c);
   }
   EXPECT_EQ(found, 5);
 }
@@ -434,7 +434,7 @@ TEST_F(Avx2Kernel, SampleNoiseX4MatchesPortable) {
       std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
       av::mlkem_sample_noise_x4_avx2(o, seed.data(), nonce, n, eta);
       for (int j = 0; j < n; ++j) {
-        const Poly want = eta == 2 ? sample_noise<2>(seed, nonce[j]) : sample_noise<3>(seed, nonce[j]);
+        const Poly want = eta == 2 ? sample_noise_ref<2>(seed, nonce[j]) : sample_noise_ref<3>(seed, nonce[j]);
         ASSERT_EQ(out[j], want.c) << "eta " << eta << " lane " << j;
       }
     }
@@ -446,16 +446,16 @@ TEST_F(Avx2Kernel, SampleNoiseX4MatchesPortable) {
 TEST_F(Avx2Kernel, KeccakPermutationKnownAnswer) {
   // Keccak-f[1600] of the zero state (the KeccakF-1600 reference test vector).
   std::uint64_t s[25] = {};
-  av::keccak_f1600_x1(s);
+  av::keccak_f1600_x1_avx2(s);
   EXPECT_EQ(s[0], 0xF1258F7940E1DDE7ULL);
   EXPECT_EQ(s[1], 0x84D5CCF933C0478AULL);
   EXPECT_EQ(s[24], 0xEAF1FF7B5CECA249ULL);
   alignas(32) std::uint64_t s4[100] = {};
   for (int i = 0; i < 25; ++i) s4[4 * i + 2] = s[i];  // lane 2 starts from one permutation
-  av::keccak_f1600_x4(s4);
+  av::keccak_f1600_x4_avx2(s4);
   std::uint64_t s2[25];
   for (int i = 0; i < 25; ++i) s2[i] = s[i];
-  av::keccak_f1600_x1(s2);
+  av::keccak_f1600_x1_avx2(s2);
   for (int i = 0; i < 25; ++i) {
     ASSERT_EQ(s4[4 * i + 0], i == 0 ? 0xF1258F7940E1DDE7ULL : s4[4 * i + 0]);
     ASSERT_EQ(s4[4 * i + 1], s4[4 * i + 0]);
@@ -477,25 +477,25 @@ TEST_F(Avx2Kernel, Keccak4xMatchesOpenSslOnEveryLength) {
     for (auto& v : out) v.assign(outlen + 1, 0);
     std::uint8_t* op[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
     std::vector<std::uint8_t> want(outlen);
-    av::shake128_x4(op, outlen, ip, len);
+    av::shake128_x4_avx2(op, outlen, ip, len);
     for (int j = 0; j < 4; ++j) {
       hash::shake128(want, {ByteView(in[j].data(), len)});
       ASSERT_TRUE(std::equal(want.begin(), want.end(), out[j].begin())) << "SHAKE128 len " << len << " lane " << j;
     }
-    av::shake256_x4(op, outlen, ip, len);
+    av::shake256_x4_avx2(op, outlen, ip, len);
     for (int j = 0; j < 4; ++j) {
       hash::shake256(want, {ByteView(in[j].data(), len)});
       ASSERT_TRUE(std::equal(want.begin(), want.end(), out[j].begin())) << "SHAKE256 len " << len << " lane " << j;
     }
     // block-wise squeezing
     av::Shake128x4 st;
-    av::shake128x4_absorb(st, ip, len);
+    av::shake128x4_absorb_avx2(st, ip, len);
     std::vector<std::uint8_t> blocks[4];
     for (auto& v : blocks) v.assign(3 * 168, 0);
     std::uint8_t* bp[4] = {blocks[0].data(), blocks[1].data(), blocks[2].data(), blocks[3].data()};
-    av::shake128x4_squeeze_blocks(st, bp, 2);
+    av::shake128x4_squeeze_blocks_avx2(st, bp, 2);
     std::uint8_t* bp2[4] = {bp[0] + 336, bp[1] + 336, bp[2] + 336, bp[3] + 336};
-    av::shake128x4_squeeze_blocks(st, bp2, 1);
+    av::shake128x4_squeeze_blocks_avx2(st, bp2, 1);
     std::vector<std::uint8_t> want3(3 * 168);
     for (int j = 0; j < 4; ++j) {
       hash::shake128(want3, {ByteView(in[j].data(), len)});
@@ -513,7 +513,7 @@ TEST_F(Avx2Kernel, ShaAndShakeTwoLanesMatchTheSponge) {
       const std::vector<std::uint8_t> a = random_bytes(alen + 1), b = random_bytes(blen + 1);
       const std::size_t split = static_cast<std::size_t>(rng() % (blen + 1));
       std::array<std::uint8_t, 32> h{}, j{}, hw{}, jw{};
-      av::sha3_256_shake256_x2(h.data(), a.data(), alen, j.data(), b.data(), split, b.data() + split, blen - split);
+      av::sha3_256_shake256_x2_avx2(h.data(), a.data(), alen, j.data(), b.data(), split, b.data() + split, blen - split);
       hash::sha3_256(hw, {ByteView(a.data(), alen)});
       hash::shake256(jw, {ByteView(b.data(), blen)});
       ASSERT_EQ(h, hw) << "SHA3-256 lane, lengths " << alen << ", " << blen;
@@ -527,16 +527,16 @@ TEST_F(Avx2Kernel, Keccak1xMatchesOpenSslOnEveryLength) {
     const std::vector<std::uint8_t> in = random_bytes(len + 1);
     const std::size_t split = len == 0 ? 0 : static_cast<std::size_t>(rng() % (len + 1));
     std::array<std::uint8_t, 32> h{}, hw{};
-    av::sha3_256_x1(h.data(), in.data(), split, in.data() + split, len - split);
+    av::sha3_256_x1_avx2(h.data(), in.data(), split, in.data() + split, len - split);
     hash::sha3_256(hw, {ByteView(in.data(), len)});
     ASSERT_EQ(h, hw) << "SHA3-256 len " << len;
     std::array<std::uint8_t, 64> g{}, gw{};
-    av::sha3_512_x1(g.data(), in.data(), split, in.data() + split, len - split);
+    av::sha3_512_x1_avx2(g.data(), in.data(), split, in.data() + split, len - split);
     hash::sha3_512(gw, {ByteView(in.data(), len)});
     ASSERT_EQ(g, gw) << "SHA3-512 len " << len;
     const std::size_t outlen = (len * 13) % 400;
     std::vector<std::uint8_t> j(outlen), jw(outlen);
-    av::shake256_x1(j.data(), outlen, in.data(), split, in.data() + split, len - split);
+    av::shake256_x1_avx2(j.data(), outlen, in.data(), split, in.data() + split, len - split);
     hash::shake256(jw, {ByteView(in.data(), len)});
     ASSERT_EQ(j, jw) << "SHAKE256 len " << len;
   }
