@@ -285,8 +285,8 @@ void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t
 
 void keccak_f1600_x1_avx2(std::uint64_t s[25]) noexcept { permute<ScalarLane>(s); }
 
-// The permutation copies the state into registers (and its own spill slots) and back itself:
-// the state is read in place, as 25 vectors for the 4-way one (hence its 32-byte alignment).
+// The permutation works on the state in place, as 25 vectors for the 4-way one (hence its
+// 32-byte alignment).
 void keccak_f1600_x4_avx2(std::uint64_t s[100]) noexcept { permute<Avx2Lane>(reinterpret_cast<__m256i*>(s)); }
 
 void sha3_256_x1_avx2(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
