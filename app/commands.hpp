@@ -11,6 +11,7 @@
 
 #include "json.hpp"
 #include "output.hpp"
+#include "text.hpp"
 #include "keyfile/keyfile.hpp"
 #include "pqkem.hpp"
 

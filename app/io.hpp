@@ -1,42 +1,15 @@
-// pqkem CLI: errors with exit codes, text for messages, reading inputs (file or stdin, hex or
-// raw) and encoding outputs. Writing them is output.hpp's.
+// pqkem CLI: reading inputs (file or stdin, hex or raw) and encoding outputs. Writing them is
+// output.hpp's; errors and message text are text.hpp's.
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "secret.hpp"
 
 namespace pqkem::cli {
-
-/// Exit codes a script can rely on.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;  ///< valid usage, but an input, key or I/O operation failed
-inline constexpr int kExitUsage = 2;    ///< the command line itself is wrong
-
-/// The one exception type of the CLI. `main` prints "pqkem: <what> (<file>)" and exits with
-/// `exit_code()`. A message never contains secret material, only names, lengths and errno text.
-class CliError : public std::runtime_error {
-public:
-  CliError(int exit_code, const std::string& what, std::string file)
-      : std::runtime_error(what), m_exit_code(exit_code), m_file(std::move(file)) {}
-  [[nodiscard]] int exit_code() const noexcept { return m_exit_code; }
-  [[nodiscard]] const std::string& file() const noexcept { return m_file; }
-
-private:
-  int m_exit_code;
-  std::string m_file;
-};
-
-/// Exit 2: the command line is wrong (the user must change the command).
-[[noreturn]] void throw_usage(const std::string& what, std::string file = {});
-/// Exit 1: the command line is fine, but an input, key or I/O operation failed.
-[[noreturn]] void throw_failure(const std::string& what, std::string file = {});
 
 /// Output (and detected input) encodings. pem and der exist only for keys of schemes with a
 /// standard OID (ML-KEM, RFC 9935); ciphertexts and shared secrets are always bin or hex.
@@ -46,23 +19,6 @@ enum class Format { bin, hex, pem, der };
 const char* format_name(Format format) noexcept;
 /// True for the formats that write bytes which are not text (refused on a terminal).
 inline bool is_binary(Format format) noexcept { return format == Format::bin || format == Format::der; }
-
-/// The length (1 to 4) of the well-formed UTF-8 character at s[i], or 0 if none starts there.
-/// Pre: i < s.size().
-std::size_t utf8_char_at(std::string_view s, std::size_t i) noexcept;
-/// True if `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
-bool valid_utf8(std::string_view s) noexcept;
-
-/// `s` for a one-line message: unchanged if it is UTF-8 without control characters or
-/// backslashes, else in the shell's $'...' quoting (\n, \t, \\, \', \xNN for control characters and bytes that are not
-/// UTF-8), so a file name can neither split the line nor send escape sequences to a terminal.
-std::string printable(std::string_view s);
-
-/// `s` with ASCII letters in lower case (names, formats and implementations ignore case).
-std::string lower_ascii(std::string s);
-
-/// strerror(err), for messages.
-std::string errno_text(int err);
 
 /// An owned file descriptor, closed on destruction (-1: none).
 class Fd {
@@ -91,11 +47,6 @@ private:
   }
   int m_fd = -1;
 };
-
-/// "stdin" for "-", the path otherwise (for messages).
-std::string input_name(const std::string& path);
-/// "stdout" for "-", the path otherwise (for messages).
-std::string output_name(const std::string& path);
 
 /// Largest input accepted, in bytes. Far above any key or ciphertext, even as spaced hex;
 /// the limit stops `--pk /dev/zero` from eating all memory.

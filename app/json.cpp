@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "io.hpp"
+#include "text.hpp"
 
 namespace pqkem::cli {
 

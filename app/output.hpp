@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io.hpp"
+#include "text.hpp"
 
 namespace pqkem::cli {
 
