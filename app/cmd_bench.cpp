@@ -666,4 +666,63 @@ void run_bench(const BenchOptions& opts) {
   }
 }
 
+namespace {
+
+void declare_bench(CommandBuilder& cmd, BenchOptions& opts) {
+  cmd.strings("-a,--algorithm", opts.algorithms, "Algorithms to measure (repeatable; default: all)", "ALG ...");
+  cmd.string("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, or all",
+             "auto|portable|avx2|all");
+  cmd.integer("--iterations", opts.iterations,
+              "Timed calls per round (default: as many as fit in about 0.25 s per measurement, split over "
+              "the rounds; 11 to max(11, 2000/rounds) per round)",
+              IntRange(1, 10000000, "N"));
+  cmd.integer("--rounds", opts.rounds,
+              "Rounds per measurement, interleaved across all rows; each round is the median of its calls",
+              IntRange(1, 100, "R").with_default());
+  cmd.flag("--json", opts.json, "Print github-action-benchmark 'customSmallerIsBetter' JSON instead of a table");
+  cmd.flag("--kernels", opts.kernels,
+           "Measure the kernels behind each algorithm instead of whole operations, of the --impl "
+           "implementation(s) only");
+  cmd.flag("--ntt-plans", opts.ntt_plans,
+           "Measure every ML-KEM NTT merge plan (forward and inverse, portable path), best first");
+  cmd.string("--baseline", opts.baseline,
+             "Compare with an earlier --json output; flag rows slower beyond their noise limit (below)", "FILE");
+  cmd.string("--ntt-plan", opts.ntt_plan,
+             "ML-KEM NTT merge plan of the portable path for the operations and kernels (default: "
+             "$PQKEM_NTT_PLAN, else the built-in default)",
+             "PLAN");
+  cmd.rng(opts.rng, "the keypair and encaps rows' random bytes");
+  cmd.flag("--fail-on-regression", opts.fail_on_regression,
+           "With --baseline: exit 1 if any row is flagged as a regression");
+  cmd.footer(
+      "Each measurement is R rounds of N calls after a warm-up; a round's figure is the median of its\n"
+      "calls, and rounds are interleaved across rows, so a burst of load spoils one round of many rows\n"
+      "rather than a whole row. 'median' is the lowest round median (noise only adds time: the least\n"
+      "disturbed round is the best estimate); 'spread' is how far the middle round median lies above it.\n"
+      "The timer's granularity (smallest nonzero step of back-to-back rdtsc reads) is measured and shown.\n\n"
+      "--baseline flags a row when its median exceeds the baseline's median by more than\n"
+      "  limit = 5% + spread(baseline) + spread(this run) + drift + 2 x granularity / baseline median,\n"
+      "that is, when even this run's best round is slower than the baseline's best by more than either\n"
+      "run showed as noise. drift is how much slower the machine itself got: the largest slow-down of\n"
+      "three fixed reference workloads outside pqkem (a loop, OpenSSL SHA3-256 and AES-256-GCM), timed\n"
+      "in the same rounds and kept in the JSON; 5% covers what remains unmeasured. Each row's limit is\n"
+      "shown, so a run too noisy to see a small slow-down says so. Flagged rows are measured again (up\n"
+      "to twice, R rounds each) and keep their lowest round: a passing disturbance is cleared, a real\n"
+      "slow-down is not. A row of another implementation matches when each side has exactly one of that\n"
+      "measurement (a baseline of --impl avx2 against --impl portable, or a build without AVX2).\n"
+      "Baselines from before rounds were recorded are read as one round, as noisy as this run.\n\n"
+      "rdtsc ticks count at the TSC's fixed reference rate, not core clock cycles; the rate is measured\n"
+      "and printed. Only ratios measured on one machine are comparable.\n\n"
+      "Examples:\n"
+      "  pqkem bench -a ML-KEM-768\n"
+      "  pqkem bench --kernels --impl all\n"
+      "  pqkem bench -a ML-KEM-512 --json > base.json\n"
+      "  pqkem bench -a ML-KEM-512 --baseline base.json --fail-on-regression || echo \"slower than base.json\"\n");
+}
+
+}  // namespace
+
+constinit const Command kBenchCommand = make_command<&AllOptions::bench, declare_bench, run_bench>(
+    "bench", "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks");
+
 }  // namespace pqkem::cli

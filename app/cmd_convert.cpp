@@ -56,4 +56,33 @@ void run_convert(const ConvertOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+namespace {
+
+void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
+  cmd.algorithm(opts.algorithm, "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
+  cmd.path("--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)");
+  cmd.path("--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)");
+  cmd.format(opts.format, FormatUse::keys, Need::required);
+  cmd.sk_form(opts.sk_form);
+  cmd.flag("--force", opts.force, "Replace an output file that already exists");
+  cmd.engine(opts.engine);
+  cmd.footer(
+      "Whether the input is a public or a secret key comes from its PEM label, its DER structure\n"
+      "or its length. Secret keys are checked in full first. A secret key keeps its seed when it\n"
+      "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n\n"
+      "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem convert --in alice.sk --out alice.pem --format pem       # expanded form: no seed known\n"
+      "  pqkem convert --in alice.pk --out alice.pub.pem --format pem\n"
+      "  pqkem keygen -a ML-KEM-768 --pk bob.pub.pem --sk bob.pem --format pem   # seed form\n"
+      "  pqkem convert --in bob.pem --out bob.der --format der --sk-form both\n"
+      "  pqkem convert --in bob.pem --out bob.seed.hex --format hex --sk-form seed\n"
+      "  pqkem convert --in bob.pub.pem --out - --format hex\n");
+}
+
+}  // namespace
+
+constinit const Command kConvertCommand = make_command<&AllOptions::convert, declare_convert, run_convert>(
+    "convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
+
 }  // namespace pqkem::cli

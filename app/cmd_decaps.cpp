@@ -37,4 +37,39 @@ void run_decaps(const DecapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+namespace {
+
+void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
+  cmd.algorithm(opts.algorithm,
+                "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
+                "length), required for a raw seed. If given, the inputs must fit it");
+  cmd.path("--sk", opts.sk_path,
+           "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed as "
+           "hex or raw (- for stdin)");
+  cmd.path("--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)");
+  cmd.path("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
+  cmd.format(opts.format, FormatUse::data);
+  cmd.flag("--force", opts.force, "Replace an output file that already exists");
+  cmd.flag("--json", opts.json,
+           "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
+           "public key and the ciphertext; never the secret); --ss may then not be - (stdout)");
+  cmd.engine(opts.engine);
+  cmd.footer(
+      "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
+      "ciphertext is not an error: implicit rejection yields an unrelated shared secret.\n\n"
+      "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
+      "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
+      "  cmp sender.ss receiver.ss\n"
+      "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
+      "  pqkem encaps --pk bob.pk --ct bob.ct --ss bob.ss\n"
+      "  pqkem decaps -a ML-KEM-768 --sk bob.seed.hex --ct bob.ct --ss - --format hex   # a seed needs -a\n");
+}
+
+}  // namespace
+
+constinit const Command kDecapsCommand = make_command<&AllOptions::decaps, declare_decaps, run_decaps>(
+    "decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
+
 }  // namespace pqkem::cli

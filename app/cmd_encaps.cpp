@@ -44,4 +44,34 @@ void run_encaps(const EncapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+namespace {
+
+void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts) {
+  cmd.algorithm(opts.algorithm,
+                "Algorithm; optional, inferred from the public key's length. If given, the key must fit it");
+  cmd.path("--pk", opts.pk_path, "Public key to read: PEM, DER, hex or raw (- for stdin)");
+  cmd.path("--ct", opts.ct_path, "Where to write the ciphertext (- for stdout)");
+  cmd.path("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
+  cmd.format(opts.format, FormatUse::data);
+  cmd.coins(opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
+  cmd.flag("--force", opts.force, "Replace output files that already exist");
+  cmd.flag("--json", opts.json,
+           "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
+           "public key and the ciphertext; never the secret); no output may then be - (stdout)");
+  cmd.rng(opts.rng, "the encapsulation's random bytes (without --coins)");
+  cmd.engine(opts.engine);
+  cmd.footer(
+      "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
+      "the shared secret are both written, or neither.\n\n"
+      "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
+      "  cat alice.pk | pqkem encaps --pk - --ct msg2.ct --ss - --format hex\n");
+}
+
+}  // namespace
+
+constinit const Command kEncapsCommand = make_command<&AllOptions::encaps, declare_encaps, run_encaps>(
+    "encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
+
 }  // namespace pqkem::cli

@@ -197,4 +197,31 @@ void run_info(const InfoOptions& opts) {
   write_stdout(opts.json ? r.json() : r.text());
 }
 
+namespace {
+
+void declare_info(CommandBuilder& cmd, InfoOptions& opts) {
+  cmd.path("path", opts.path, "File to describe (- for stdin)");
+  cmd.algorithm(opts.algorithm,
+                "Algorithm; names the parameter set of a raw 64-byte seed, and restricts raw inputs to it");
+  cmd.flag("--json", opts.json, "Print one JSON object instead of text");
+  cmd.footer(
+      "Shows the algorithm, the kind (public key, secret key, seed, ciphertext), the file format\n"
+      "(bin, hex, pem, der), the private key form, the sizes and the SHA-256 of the public key's\n"
+      "raw bytes (the same for every encoding of one key). Keys are checked as when they are used\n"
+      "(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.\n"
+      "A raw NTRU public key and ciphertext have the same size and cannot be told apart.\n\n"
+      "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
+      "  pqkem info alice.pem\n"
+      "  pqkem encaps --pk alice.pub.pem --ct msg.ct --ss sender.ss\n"
+      "  pqkem info --json msg.ct\n"
+      "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
+      "  pqkem info -a ML-KEM-768 bob.seed.hex\n");
+}
+
+}  // namespace
+
+constinit const Command kInfoCommand = make_command<&AllOptions::info, declare_info, run_info>(
+    "info", "Describe a key, seed or ciphertext file (never prints secret material)");
+
 }  // namespace pqkem::cli

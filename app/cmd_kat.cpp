@@ -1,4 +1,6 @@
 // pqkem kat: NIST's PQCkemKAT_*.rsp known-answer text, as PQCgenKAT_kem prints it, streamed.
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "kat.hpp"
 
@@ -8,9 +10,35 @@ void run_kat(const KatOptions& opts) {
   apply_engine_options(opts.engine);
   const Scheme s = require_algorithm(opts.algorithm);
   use_openssl();  // the KAT DRBG's AES
-  // main.cpp keeps --count within 1..kKatMaxCount. Each record goes to stdout as soon as it is
+  // declare_kat keeps --count within 1..kKatMaxCount. Each record goes to stdout as soon as it is
   // computed, so memory use does not grow with the count.
   with_file_context("KAT generation failed", {}, [&] { kat_rsp(s, opts.count, write_stdout); });
 }
+
+namespace {
+
+void declare_kat(CommandBuilder& cmd, KatOptions& opts) {
+  cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (see 'pqkem list')", Need::required);
+  cmd.integer("--count", opts.count,
+              fmt::format("Number of records, 1 to {} (NIST's files have {}); each is written as soon as it "
+                          "is computed",
+                          kKatMaxCount, kKatNistCount),
+              IntRange(1, kKatMaxCount, "N")
+                  .with_default()
+                  .with_message(fmt::format("must be between 1 and {} (NIST's files have {})", kKatMaxCount,
+                                            kKatNistCount)));
+  cmd.engine(opts.engine);
+  cmd.footer(
+      "The output is byte for byte what NIST's PQCgenKAT_kem writes: '# <name>', a blank line, then\n"
+      "per record count, seed, pk, sk, ct and ss in upper-case hex, and a blank line.\n\n"
+      "Examples:\n"
+      "  pqkem kat -a ML-KEM-768 > PQCkemKAT_2400.rsp\n"
+      "  pqkem kat -a ML-KEM-512 --count 1\n");
+}
+
+}  // namespace
+
+constinit const Command kKatCommand = make_command<&AllOptions::kat, declare_kat, run_kat>(
+    "kat", "Print the NIST known-answer-test file (PQCkemKAT_*.rsp) to stdout");
 
 }  // namespace pqkem::cli

@@ -54,4 +54,36 @@ void run_keygen(const KeygenOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+namespace {
+
+void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts) {
+  cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (case-insensitive; see 'pqkem list')", Need::required);
+  cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
+  cmd.path("--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)");
+  cmd.format(opts.format, FormatUse::keys);
+  cmd.sk_form(opts.sk_form);
+  cmd.coins(opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");
+  cmd.flag("--force", opts.force, "Replace output files that already exist");
+  cmd.flag("--json", opts.json,
+           "Print one JSON object describing what was written (algorithm, files, sizes, public key "
+           "SHA-256; never secrets); no output may then be - (stdout)");
+  cmd.rng(opts.rng, "the key generation's random bytes (without --coins)");
+  cmd.engine(opts.engine);
+  cmd.footer(
+      "Both files are written, or neither. With --format bin or hex the secret key is the\n"
+      "standard's expanded form (ML-KEM: the FIPS 203 decapsulation key dk; --sk-form seed writes\n"
+      "the 64-byte seed d || z instead). With --format pem or der (ML-KEM only) the keys are\n"
+      "SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, as OpenSSL 3.5 writes them; the private\n"
+      "key holds the seed unless --sk-form says otherwise.\n\n"
+      "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
+      "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n");
+}
+
+}  // namespace
+
+constinit const Command kKeygenCommand = make_command<&AllOptions::keygen, declare_keygen, run_keygen>(
+    "keygen", "Generate a key pair: a public (encapsulation) key and a secret (decapsulation) key");
+
 }  // namespace pqkem::cli

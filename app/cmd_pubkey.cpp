@@ -25,4 +25,33 @@ void run_pubkey(const PubkeyOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+namespace {
+
+void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts) {
+  cmd.algorithm(opts.algorithm, "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
+  cmd.path("--sk", opts.sk_path,
+           "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed "
+           "as hex or raw (- for stdin)");
+  cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
+  cmd.format(opts.format, FormatUse::keys);
+  cmd.flag("--force", opts.force, "Replace an output file that already exists");
+  cmd.engine(opts.engine);
+  cmd.footer(
+      "The secret key is checked in full first (for PKCS#8 and expanded keys: hash, modulus and\n"
+      "pairwise consistency checks). Without --format the public key is written in the secret\n"
+      "key file's own format (pem -> pem, der -> der, hex -> hex, bin -> bin).\n\n"
+      "Examples:\n"
+      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
+      "  pqkem pubkey --sk alice.pem --pk again.pub.pem && cmp alice.pub.pem again.pub.pem\n"
+      "  pqkem pubkey --sk alice.pem --pk - --format hex\n"
+      "\n"
+      "  # needs: openssl-3.5\n"
+      "  openssl genpkey -algorithm ML-KEM-768 -out k.pem && pqkem pubkey --sk k.pem --pk k.pub.pem\n");
+}
+
+}  // namespace
+
+constinit const Command kPubkeyCommand = make_command<&AllOptions::pubkey, declare_pubkey, run_pubkey>(
+    "pubkey", "Derive the public key from a secret key file");
+
 }  // namespace pqkem::cli

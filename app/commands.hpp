@@ -1,6 +1,6 @@
-// pqkem CLI: the subcommands. Each one fills a plain options struct from the command line
-// (main.cpp, the only file that includes CLI11) and then runs from that struct alone (run_*,
-// in its own cmd_*.cpp file).
+// pqkem CLI: the subcommands. Each cmd_*.cpp declares its command (name, description, options,
+// help) through CommandBuilder (cli.hpp; only cli.cpp includes CLI11), which fills a plain
+// options struct from the command line, and then runs from that struct alone (run_*).
 #pragma once
 
 #include <functional>
@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli.hpp"
 #include "json.hpp"
 #include "output.hpp"
 #include "text.hpp"
@@ -16,10 +17,6 @@
 #include "pqkem.hpp"
 
 namespace pqkem::cli {
-
-/// A string option that was either absent or given (possibly empty: `-a ""` from an unset shell
-/// variable is an error, never "not given").
-using OptString = std::optional<std::string>;
 
 /// Implementation choices shared by every command that runs an algorithm.
 struct EngineOptions {
@@ -127,6 +124,37 @@ void run_convert(const ConvertOptions& opts);
 void run_list(const ListOptions& opts);
 void run_kat(const KatOptions& opts);
 void run_bench(const BenchOptions& opts);
+
+/// The options of every command; only the chosen command's are filled in.
+struct AllOptions {
+  KeygenOptions keygen;
+  EncapsOptions encaps;
+  DecapsOptions decaps;
+  PubkeyOptions pubkey;
+  InfoOptions info;
+  ConvertOptions convert;
+  ListOptions list;
+  KatOptions kat;
+  BenchOptions bench;
+};
+
+/// The Command whose options are the `Member` of AllOptions, declared by `Declare` and run by `Run`.
+template <auto Member, auto Declare, auto Run>
+constexpr Command make_command(const char* name, const char* description) {
+  return {name, description, [](CommandBuilder& cmd, AllOptions& all) { Declare(cmd, all.*Member); },
+          [](const AllOptions& all) { Run(all.*Member); }};
+}
+
+// Each defined next to its run_* (cmd_*.cpp).
+extern const Command kKeygenCommand;
+extern const Command kEncapsCommand;
+extern const Command kDecapsCommand;
+extern const Command kPubkeyCommand;
+extern const Command kInfoCommand;
+extern const Command kConvertCommand;
+extern const Command kListCommand;
+extern const Command kKatCommand;
+extern const Command kBenchCommand;
 
 // --- Options shared by the subcommands (options.cpp) -------------------------------------------
 

@@ -1,0 +1,247 @@
+// The one file that includes CLI11 (why: cli.hpp): CommandBuilder's options, the parse, and the
+// mapping of every error to an exit code.
+#include "cli.hpp"
+
+#include <algorithm>
+#include <new>
+#include <utility>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "mlkem/ntt.hpp"
+
+namespace pqkem::cli {
+
+struct CommandBuilder::Target {
+  CLI::App& cmd;
+};
+
+namespace {
+
+/// The format named `value` (bin, hex, pem or der, in any case; see format_name), or nullopt.
+std::optional<Format> parse_format(const std::string& value) {
+  const std::string name = lower_ascii(value);
+  for (const Format f : {Format::bin, Format::hex, Format::pem, Format::der})
+    if (name == format_name(f)) return f;
+  return std::nullopt;
+}
+
+std::string format_help(FormatUse use) {
+  if (use == FormatUse::keys)
+    return "Output format: bin (raw bytes, the default), hex (lower-case, one line, trailing newline), or for "
+           "ML-KEM pem / der (SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, OpenSSL-compatible). Inputs are "
+           "always auto-detected (PEM, DER, hex or raw).";
+  return "Output format: bin (raw bytes, the default) or hex (lower-case, one line, trailing newline); "
+         "ciphertexts and shared secrets have no pem/der form. Inputs are always auto-detected (PEM, DER, hex or "
+         "raw).";
+}
+
+/// Adds `--format bin|hex|pem|der` (case-insensitive) to `cmd`. `Target` is Format, or
+/// std::optional<Format> to tell an absent option from the default.
+template <typename Target>
+CLI::Option* add_format_option(CLI::App& cmd, Target& format, FormatUse use) {
+  // Every use accepts all four names: encaps and decaps then refuse pem and der with a message
+  // that says why (require_data_format).
+  const auto known = [](std::string& value) -> std::string {
+    return parse_format(value) ? std::string() : "must be bin, hex, pem or der, not '" + printable(value) + "'";
+  };
+  return cmd.add_option_function<std::string>(
+         "--format",
+         [&format](const std::string& value) {
+           if (const auto f = parse_format(value)) format = *f;  // the check below rejects anything else
+         },
+         format_help(use))
+      ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
+      ->check(CLI::Validator(known, ""));
+}
+
+/// Adds a string option kept as given, so that an empty value (`-a "$UNSET"`) is told apart
+/// from an absent option and rejected where it is used.
+CLI::Option* add_string_option(CLI::App& cmd, const std::string& name, OptString& target, const std::string& help) {
+  return cmd.add_option_function<std::string>(name, [&target](const std::string& value) { target = value; }, help);
+}
+
+}  // namespace
+
+void CommandBuilder::algorithm(OptString& target, const std::string& help, Need need) {
+  auto* opt = add_string_option(m_target.cmd, "-a,--algorithm", target, help)->option_text("ALG");
+  if (need == Need::required) opt->required()->option_text("ALG REQUIRED");
+}
+
+void CommandBuilder::path(const std::string& name, std::string& target, const std::string& help) {
+  m_target.cmd.add_option(name, target, help)->required()->option_text("PATH REQUIRED");
+}
+
+void CommandBuilder::format(Format& target, FormatUse use, Need need) {
+  auto* opt = add_format_option(m_target.cmd, target, use);
+  if (need == Need::required) opt->required()->option_text("bin|hex|pem|der REQUIRED");
+}
+
+void CommandBuilder::format(std::optional<Format>& target, FormatUse use) {
+  add_format_option(m_target.cmd, target, use);
+}
+
+void CommandBuilder::sk_form(std::string& target) {
+  m_target.cmd
+      .add_option("--sk-form", target,
+                  "Private key form (RFC 9935): seed (the 64-byte d || z; the default for pem/der), expanded (the "
+                  "FIPS 203 decapsulation key; the default for bin/hex) or both (pem/der only)")
+      ->option_text("seed|expanded|both")
+      ->check(CLI::IsMember({"seed", "expanded", "both"}));
+}
+
+void CommandBuilder::engine(EngineOptions& target) {
+  add_string_option(m_target.cmd, "--impl", target.impl,
+                    "Implementation: auto (the best this CPU can run), portable or avx2 "
+                    "(default: $PQKEM_IMPL, else auto)")
+      ->option_text("auto|portable|avx2");
+  add_string_option(m_target.cmd, "--ntt-plan", target.ntt_plan,
+                    fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or "
+                                "FORWARD/INVERSE such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see "
+                                "'pqkem bench --ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
+                                mlkem::kDefaultNttPlan))
+      ->option_text("PLAN");
+}
+
+// --rng is checked when applied (apply_rng_option), so the option and PQKEM_RNG get the same
+// message.
+void CommandBuilder::rng(OptString& target, const std::string& what) {
+  add_string_option(m_target.cmd, "--rng", target,
+                    fmt::format("Where {} come from: system (the kernel's CSPRNG, getrandom(2)) or openssl "
+                                "(OpenSSL's DRBG, RAND_bytes) (default: $PQKEM_RNG, else system)",
+                                what))
+      ->option_text("system|openssl");
+}
+
+void CommandBuilder::coins(OptString& target, const std::string& what) {
+  add_string_option(m_target.cmd, "--coins", target,
+                    fmt::format("FOR TESTING ONLY: makes the operation deterministic by supplying exactly the "
+                                "random bytes it would draw ({}), as hex or as @FILE (hex or raw; @- for stdin). A "
+                                "wrong length is an error. Never use fixed coins for real keys or secrets.",
+                                what))
+      ->option_text("HEX|@FILE");
+}
+
+void CommandBuilder::flag(const std::string& name, bool& target, const std::string& help) {
+  m_target.cmd.add_flag(name, target, help);
+}
+
+void CommandBuilder::integer(const std::string& name, int& target, const std::string& help, const IntRange& range) {
+  auto* opt = m_target.cmd.add_option(name, target, help);
+  if (range.show_default) opt->capture_default_str();
+  opt->option_text(range.text);
+  if (range.out_of_range.empty()) {
+    opt->check(CLI::Range(range.min, range.max));
+  } else {
+    // Checked before CLI11 converts the value, so that "-1", "abc" and "99999999999" get the
+    // same message as a number out of range.
+    opt->check(CLI::Validator(
+        [in_range = CLI::Range(range.min, range.max), message = range.out_of_range](std::string& value) {
+          return in_range(value).empty() ? std::string() : message;
+        },
+        ""));
+  }
+}
+
+void CommandBuilder::string(const std::string& name, OptString& target, const std::string& help,
+                            const std::string& text) {
+  add_string_option(m_target.cmd, name, target, help)->option_text(text);
+}
+
+void CommandBuilder::string(const std::string& name, std::string& target, const std::string& help,
+                            const std::string& text) {
+  m_target.cmd.add_option(name, target, help)->capture_default_str()->option_text(text);
+}
+
+void CommandBuilder::strings(const std::string& name, std::vector<std::string>& target, const std::string& help,
+                             const std::string& text) {
+  m_target.cmd.add_option(name, target, help)->option_text(text);
+}
+
+void CommandBuilder::footer(const std::string& text) { m_target.cmd.footer(text); }
+
+namespace {
+
+/// One line on stderr: "pqkem: <what> (<file>)". The file name is shown with printable(); values
+/// inside `what` were made printable where they were put in, and any control character left
+/// (from a library's message) becomes '?', so the line stays one line.
+void report(std::string what, const std::string& file) {
+  for (auto& c : what)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  if (file.empty()) {
+    fmt::print(stderr, "pqkem: {}\n", what);
+  } else {
+    fmt::print(stderr, "pqkem: {} ({})\n", what, printable(file));
+  }
+}
+
+/// CLI11 messages can span lines ("... \nRun with --help ..."): keep the first one.
+std::string first_line(std::string s) {
+  const auto nl = s.find('\n');
+  if (nl != std::string::npos) s.erase(nl);
+  return s;
+}
+
+/// Adds `command` to `app` with its options, filled into `opts` by the parse.
+CLI::App* declare(CLI::App& app, const Command& command, AllOptions& opts) {
+  auto* cmd = app.add_subcommand(command.name, command.description);
+  CommandBuilder::Target target{*cmd};
+  CommandBuilder builder(target);
+  command.declare(builder, opts);
+  return cmd;
+}
+
+}  // namespace
+
+int run_command_line(int argc, char** argv, const Program& program) {
+  CLI::App app{program.description, "pqkem"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", program.version, program.version_help);
+  app.footer(program.footer);
+
+  // Only the command being run is declared: CLI11 builds each option with many allocations, and
+  // declaring all nine commands cost more than an encapsulation (docs/performance.md). All are
+  // declared for `pqkem --help` and anything else that starts with an option.
+  AllOptions opts;
+  std::vector<std::pair<CLI::App*, const Command*>> declared;
+  try {
+    // CLI11 would say "A subcommand is required" for a mistyped command: name it instead.
+    if (argc < 2) throw_usage("no command given; see 'pqkem --help'");
+    const std::string first = argv[1];
+    if (!first.empty() && first.front() != '-') {
+      const auto chosen = std::find_if(program.commands.begin(), program.commands.end(),
+                                       [&](const Command* c) { return first == c->name; });
+      if (chosen == program.commands.end()) {
+        std::string names;
+        for (const auto* c : program.commands) names += (names.empty() ? "" : ", ") + std::string(c->name);
+        throw_usage(fmt::format("unknown command '{}'; the commands are {}", printable(first), names));
+      }
+      declared.emplace_back(declare(app, **chosen, opts), *chosen);
+    } else {
+      for (const auto* c : program.commands) declared.emplace_back(declare(app, *c, opts), c);
+    }
+    app.parse(argc, argv);
+    for (const auto& [cmd, command] : declared)
+      if (cmd->parsed()) command->run(opts);
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version: printed to stdout
+    std::string hint = "pqkem --help";
+    for (const auto* sub : app.get_subcommands()) hint = fmt::format("pqkem {} --help", sub->get_name());
+    report(fmt::format("{}; see '{}'", first_line(e.what()), hint), {});
+    return kExitUsage;
+  } catch (const CliError& e) {
+    report(e.what(), e.file());
+    return e.exit_code();
+  } catch (const pqkem::Error& e) {
+    report(e.what(), {});
+    return kExitFailure;
+  } catch (const std::bad_alloc&) {
+    report("out of memory", {});
+    return kExitFailure;
+  }
+}
+
+}  // namespace pqkem::cli
