@@ -59,19 +59,20 @@ CLI::Option* add_format_option(CLI::App& cmd, Target& format, FormatUse use) {
 
 /// Adds a string option kept as given, so that an empty value (`-a "$UNSET"`) is told apart
 /// from an absent option and rejected where it is used.
-CLI::Option* add_string_option(CLI::App& cmd, const std::string& name, OptString& target, const std::string& help) {
-  return cmd.add_option_function<std::string>(name, [&target](const std::string& value) { target = value; }, help);
+CLI::Option* add_string_option(CLI::App& cmd, std::string name, OptString& target, std::string help) {
+  return cmd.add_option_function<std::string>(
+      std::move(name), [&target](const std::string& value) { target = value; }, std::move(help));
 }
 
 }  // namespace
 
-void CommandBuilder::algorithm(OptString& target, const std::string& help, Need need) {
-  auto* opt = add_string_option(m_target.cmd, "-a,--algorithm", target, help)->option_text("ALG");
+void CommandBuilder::algorithm(OptString& target, std::string help, Need need) {
+  auto* opt = add_string_option(m_target.cmd, "-a,--algorithm", target, std::move(help))->option_text("ALG");
   if (need == Need::required) opt->required()->option_text("ALG REQUIRED");
 }
 
-void CommandBuilder::path(const std::string& name, std::string& target, const std::string& help) {
-  m_target.cmd.add_option(name, target, help)->required()->option_text("PATH REQUIRED");
+void CommandBuilder::path(std::string name, std::string& target, std::string help) {
+  m_target.cmd.add_option(std::move(name), target, std::move(help))->required()->option_text("PATH REQUIRED");
 }
 
 void CommandBuilder::format(Format& target, FormatUse use, Need need) {
@@ -124,12 +125,12 @@ void CommandBuilder::coins(OptString& target, const std::string& what) {
       ->option_text("HEX|@FILE");
 }
 
-void CommandBuilder::flag(const std::string& name, bool& target, const std::string& help) {
-  m_target.cmd.add_flag(name, target, help);
+void CommandBuilder::flag(std::string name, bool& target, std::string help) {
+  m_target.cmd.add_flag(std::move(name), target, std::move(help));
 }
 
-void CommandBuilder::integer(const std::string& name, int& target, const std::string& help, const IntRange& range) {
-  auto* opt = m_target.cmd.add_option(name, target, help);
+void CommandBuilder::integer(std::string name, int& target, std::string help, const IntRange& range) {
+  auto* opt = m_target.cmd.add_option(std::move(name), target, std::move(help));
   if (range.show_default) opt->capture_default_str();
   opt->option_text(range.text);
   if (range.out_of_range.empty()) {
@@ -145,22 +146,21 @@ void CommandBuilder::integer(const std::string& name, int& target, const std::st
   }
 }
 
-void CommandBuilder::string(const std::string& name, OptString& target, const std::string& help,
-                            const std::string& text) {
-  add_string_option(m_target.cmd, name, target, help)->option_text(text);
+void CommandBuilder::string(std::string name, OptString& target, std::string help, std::string text) {
+  add_string_option(m_target.cmd, std::move(name), target, std::move(help))->option_text(std::move(text));
 }
 
-void CommandBuilder::string(const std::string& name, std::string& target, const std::string& help,
-                            const std::string& text) {
-  m_target.cmd.add_option(name, target, help)->capture_default_str()->option_text(text);
+void CommandBuilder::string(std::string name, std::string& target, std::string help, std::string text) {
+  m_target.cmd.add_option(std::move(name), target, std::move(help))
+      ->capture_default_str()
+      ->option_text(std::move(text));
 }
 
-void CommandBuilder::strings(const std::string& name, std::vector<std::string>& target, const std::string& help,
-                             const std::string& text) {
-  m_target.cmd.add_option(name, target, help)->option_text(text);
+void CommandBuilder::strings(std::string name, std::vector<std::string>& target, std::string help, std::string text) {
+  m_target.cmd.add_option(std::move(name), target, std::move(help))->option_text(std::move(text));
 }
 
-void CommandBuilder::footer(const std::string& text) { m_target.cmd.footer(text); }
+void CommandBuilder::footer(std::string text) { m_target.cmd.footer(std::move(text)); }
 
 namespace {
 

@@ -61,9 +61,9 @@ public:
   explicit CommandBuilder(Target& target) noexcept : m_target(target) {}
 
   /// `-a,--algorithm ALG`, kept as given (see OptString).
-  void algorithm(OptString& target, const std::string& help, Need need = Need::optional);
+  void algorithm(OptString& target, std::string help, Need need = Need::optional);
   /// A required file option (`--pk PATH`) or positional (`path`); `-` means stdin or stdout.
-  void path(const std::string& name, std::string& target, const std::string& help);
+  void path(std::string name, std::string& target, std::string help);
   /// `--format bin|hex|pem|der`, in any case. The optional form tells absent from the default.
   void format(Format& target, FormatUse use, Need need = Need::optional);
   void format(std::optional<Format>& target, FormatUse use);
@@ -75,19 +75,18 @@ public:
   void rng(OptString& target, const std::string& what);
   /// `--coins HEX|@FILE`, documented as being for testing only; `what` says which bytes.
   void coins(OptString& target, const std::string& what);
-  void flag(const std::string& name, bool& target, const std::string& help);
-  void integer(const std::string& name, int& target, const std::string& help, const IntRange& range);
+  void flag(std::string name, bool& target, std::string help);
+  void integer(std::string name, int& target, std::string help, const IntRange& range);
   /// A string option kept as given (see OptString); `text` names its value in the help.
-  void string(const std::string& name, OptString& target, const std::string& help, const std::string& text);
+  void string(std::string name, OptString& target, std::string help, std::string text);
   /// A string option with a default, shown as `text` in the help.
-  void string(const std::string& name, std::string& target, const std::string& help, const std::string& text);
+  void string(std::string name, std::string& target, std::string help, std::string text);
   /// A repeatable string option.
-  void strings(const std::string& name, std::vector<std::string>& target, const std::string& help,
-               const std::string& text);
+  void strings(std::string name, std::vector<std::string>& target, std::string help, std::string text);
   /// The text after the options. Its "Examples:" stand alone: they run as written, in order, in
   /// an empty directory (ctest -L docs, tests/docs/doc_examples.sh, which also describes the
   /// `# exit N` and `# needs: WHAT` comments). A blank line starts a new block of examples.
-  void footer(const std::string& text);
+  void footer(std::string text);
 
 private:
   Target& m_target;
