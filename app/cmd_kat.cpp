@@ -1,5 +1,5 @@
 // pqkem kat: NIST's PQCkemKAT_*.rsp known-answer text, as PQCgenKAT_kem prints it, streamed.
-#include <fmt/format.h>
+#include <string>
 
 #include "commands.hpp"
 #include "kat.hpp"
@@ -19,14 +19,12 @@ namespace {
 
 void declare_kat(CommandBuilder& cmd, KatOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (see 'pqkem list')", Need::required);
+  // Without fmt, which costs this small file several seconds to compile (see main.cpp).
+  const std::string max = std::to_string(kKatMaxCount);
+  const std::string nist = " (NIST's files have " + std::to_string(kKatNistCount) + ")";
   cmd.integer("--count", opts.count,
-              fmt::format("Number of records, 1 to {} (NIST's files have {}); each is written as soon as it "
-                          "is computed",
-                          kKatMaxCount, kKatNistCount),
-              IntRange(1, kKatMaxCount, "N")
-                  .with_default()
-                  .with_message(fmt::format("must be between 1 and {} (NIST's files have {})", kKatMaxCount,
-                                            kKatNistCount)));
+              "Number of records, 1 to " + max + nist + "; each is written as soon as it is computed",
+              IntRange(1, kKatMaxCount, "N").with_default().with_message("must be between 1 and " + max + nist));
   cmd.engine(opts.engine);
   cmd.footer(
       "The output is byte for byte what NIST's PQCgenKAT_kem writes: '# <name>', a blank line, then\n"
