@@ -5,8 +5,6 @@
 #include <cstring>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "util/ascii.hpp"
 
 namespace pqkem::cli {
@@ -49,6 +47,19 @@ bool valid_utf8(std::string_view s) noexcept {
   return true;
 }
 
+namespace {
+
+/// Appends `\xNN` (lower-case) for `byte`. Written out rather than with fmt, which is header-only
+/// here and would cost this file about 5 s to compile.
+void append_hex_escape(std::string& out, unsigned char byte) {
+  constexpr char kDigits[] = "0123456789abcdef";
+  out += "\\x";
+  out += kDigits[byte >> 4];
+  out += kDigits[byte & 0xf];
+}
+
+}  // namespace
+
 std::string printable(std::string_view s) {
   // Control characters: C0 and DEL as bytes, C1 (U+0080..U+009F) as their UTF-8 form c2 80..c2 9f.
   const auto control = [](std::string_view ch) {
@@ -75,7 +86,7 @@ std::string printable(std::string_view s) {
     } else if (len == 0 || control(s.substr(i, len))) {
       // Not UTF-8, or a control character: each byte as \xNN.
       for (std::size_t k = 0; k < std::max<std::size_t>(len, 1); ++k)
-        out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i + k]));
+        append_hex_escape(out, static_cast<unsigned char>(s[i + k]));
     } else {
       out.append(s.substr(i, len));
     }
