@@ -666,8 +666,6 @@ void run_bench(const BenchOptions& opts) {
   }
 }
 
-namespace {
-
 void declare_bench(CommandBuilder& cmd, BenchOptions& opts) {
   cmd.strings("-a,--algorithm", opts.algorithms, "Algorithms to measure (repeatable; default: all)", "ALG ...");
   cmd.string("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, or all",
@@ -719,10 +717,5 @@ void declare_bench(CommandBuilder& cmd, BenchOptions& opts) {
       "  pqkem bench -a ML-KEM-512 --json > base.json\n"
       "  pqkem bench -a ML-KEM-512 --baseline base.json --fail-on-regression || echo \"slower than base.json\"\n");
 }
-
-}  // namespace
-
-constinit const Command kBenchCommand = make_command<&AllOptions::bench, declare_bench, run_bench>(
-    "bench", "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks");
 
 }  // namespace pqkem::cli

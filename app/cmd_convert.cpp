@@ -56,8 +56,6 @@ void run_convert(const ConvertOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-namespace {
-
 void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
   cmd.path("--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)");
@@ -79,10 +77,5 @@ void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
       "  pqkem convert --in bob.pem --out bob.seed.hex --format hex --sk-form seed\n"
       "  pqkem convert --in bob.pub.pem --out - --format hex\n");
 }
-
-}  // namespace
-
-constinit const Command kConvertCommand = make_command<&AllOptions::convert, declare_convert, run_convert>(
-    "convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
 
 }  // namespace pqkem::cli

@@ -37,8 +37,6 @@ void run_decaps(const DecapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-namespace {
-
 void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
@@ -66,10 +64,5 @@ void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
       "  pqkem encaps --pk bob.pk --ct bob.ct --ss bob.ss\n"
       "  pqkem decaps -a ML-KEM-768 --sk bob.seed.hex --ct bob.ct --ss - --format hex   # a seed needs -a\n");
 }
-
-}  // namespace
-
-constinit const Command kDecapsCommand = make_command<&AllOptions::decaps, declare_decaps, run_decaps>(
-    "decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
 
 }  // namespace pqkem::cli

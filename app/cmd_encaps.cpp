@@ -44,8 +44,6 @@ void run_encaps(const EncapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-namespace {
-
 void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional, inferred from the public key's length. If given, the key must fit it");
@@ -68,10 +66,5 @@ void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts) {
       "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
       "  cat alice.pk | pqkem encaps --pk - --ct msg2.ct --ss - --format hex\n");
 }
-
-}  // namespace
-
-constinit const Command kEncapsCommand = make_command<&AllOptions::encaps, declare_encaps, run_encaps>(
-    "encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
 
 }  // namespace pqkem::cli

@@ -1,5 +1,7 @@
 // pqkem info: what a key, seed or ciphertext file is. Never prints secret material: for a
 // secret key only its form, sizes and the fingerprint of its public key.
+#include <iterator>
+
 #include <fmt/format.h>
 
 #include "commands.hpp"
@@ -9,37 +11,20 @@ namespace {
 
 enum class Kind { public_key, secret_key, seed, ciphertext, public_key_or_ciphertext };
 
-const char* kind_text(Kind k) noexcept {
-  switch (k) {
-    case Kind::public_key:
-      return "public key";
-    case Kind::secret_key:
-      return "secret key";
-    case Kind::seed:
-      return "seed";
-    case Kind::ciphertext:
-      return "ciphertext";
-    case Kind::public_key_or_ciphertext:
-      return "public key or ciphertext";
-  }
-  return "?";
-}
+/// The text and JSON names of each Kind, in the enum's order.
+struct KindNames {
+  const char* text;
+  const char* json;
+};
+constexpr KindNames kKindNames[] = {{"public key", "public_key"},
+                                    {"secret key", "secret_key"},
+                                    {"seed", "seed"},
+                                    {"ciphertext", "ciphertext"},
+                                    {"public key or ciphertext", "public_key_or_ciphertext"}};
+static_assert(std::size(kKindNames) == static_cast<std::size_t>(Kind::public_key_or_ciphertext) + 1);
 
-const char* kind_json(Kind k) noexcept {
-  switch (k) {
-    case Kind::public_key:
-      return "public_key";
-    case Kind::secret_key:
-      return "secret_key";
-    case Kind::seed:
-      return "seed";
-    case Kind::ciphertext:
-      return "ciphertext";
-    case Kind::public_key_or_ciphertext:
-      return "public_key_or_ciphertext";
-  }
-  return "?";
-}
+const char* kind_text(Kind k) noexcept { return kKindNames[static_cast<int>(k)].text; }
+const char* kind_json(Kind k) noexcept { return kKindNames[static_cast<int>(k)].json; }
 
 /// What `info` reports, in order; each value as text and as a JSON value.
 struct Report {
@@ -197,8 +182,6 @@ void run_info(const InfoOptions& opts) {
   write_stdout(opts.json ? r.json() : r.text());
 }
 
-namespace {
-
 void declare_info(CommandBuilder& cmd, InfoOptions& opts) {
   cmd.path("path", opts.path, "File to describe (- for stdin)");
   cmd.algorithm(opts.algorithm,
@@ -218,10 +201,5 @@ void declare_info(CommandBuilder& cmd, InfoOptions& opts) {
       "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
       "  pqkem info -a ML-KEM-768 bob.seed.hex\n");
 }
-
-}  // namespace
-
-constinit const Command kInfoCommand = make_command<&AllOptions::info, declare_info, run_info>(
-    "info", "Describe a key, seed or ciphertext file (never prints secret material)");
 
 }  // namespace pqkem::cli

@@ -15,8 +15,6 @@ void run_kat(const KatOptions& opts) {
   with_file_context("KAT generation failed", {}, [&] { kat_rsp(s, opts.count, write_stdout); });
 }
 
-namespace {
-
 void declare_kat(CommandBuilder& cmd, KatOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (see 'pqkem list')", Need::required);
   // Without fmt, which costs this small file several seconds to compile (see main.cpp).
@@ -33,10 +31,5 @@ void declare_kat(CommandBuilder& cmd, KatOptions& opts) {
       "  pqkem kat -a ML-KEM-768 > PQCkemKAT_2400.rsp\n"
       "  pqkem kat -a ML-KEM-512 --count 1\n");
 }
-
-}  // namespace
-
-constinit const Command kKatCommand = make_command<&AllOptions::kat, declare_kat, run_kat>(
-    "kat", "Print the NIST known-answer-test file (PQCkemKAT_*.rsp) to stdout");
 
 }  // namespace pqkem::cli

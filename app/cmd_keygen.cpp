@@ -54,8 +54,6 @@ void run_keygen(const KeygenOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-namespace {
-
 void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (case-insensitive; see 'pqkem list')", Need::required);
   cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
@@ -80,10 +78,5 @@ void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts) {
       "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
       "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n");
 }
-
-}  // namespace
-
-constinit const Command kKeygenCommand = make_command<&AllOptions::keygen, declare_keygen, run_keygen>(
-    "keygen", "Generate a key pair: a public (encapsulation) key and a secret (decapsulation) key");
 
 }  // namespace pqkem::cli

@@ -84,16 +84,9 @@ void run_list(const ListOptions& opts) {
   write_stdout(opts.json ? list_json() : list_text());
 }
 
-namespace {
-
 void declare_list(CommandBuilder& cmd, ListOptions& opts) {
   cmd.flag("--json", opts.json, "Print JSON instead of a table");
   cmd.footer("Examples:\n  pqkem list\n  pqkem list --json\n");
 }
-
-}  // namespace
-
-constinit const Command kListCommand = make_command<&AllOptions::list, declare_list, run_list>(
-    "list", "List the algorithms, their sizes, and the implementations usable on this CPU");
 
 }  // namespace pqkem::cli

@@ -25,8 +25,6 @@ void run_pubkey(const PubkeyOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-namespace {
-
 void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
   cmd.path("--sk", opts.sk_path,
@@ -48,10 +46,5 @@ void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts) {
       "  # needs: openssl-3.5\n"
       "  openssl genpkey -algorithm ML-KEM-768 -out k.pem && pqkem pubkey --sk k.pem --pk k.pub.pem\n");
 }
-
-}  // namespace
-
-constinit const Command kPubkeyCommand = make_command<&AllOptions::pubkey, declare_pubkey, run_pubkey>(
-    "pubkey", "Derive the public key from a secret key file");
 
 }  // namespace pqkem::cli

@@ -1,6 +1,7 @@
-// pqkem CLI: the subcommands. Each cmd_*.cpp declares its command (name, description, options,
-// help) through CommandBuilder (cli.hpp; only cli.cpp includes CLI11), which fills a plain
-// options struct from the command line, and then runs from that struct alone (run_*).
+// pqkem CLI: the subcommands. Each cmd_*.cpp declares its command's options, help and examples
+// (declare_*) through CommandBuilder (cli.hpp; only cli.cpp includes CLI11), which fills a plain
+// options struct from the command line, and then runs from that struct alone (run_*). main.cpp
+// names the commands and lists them.
 #pragma once
 
 #include <functional>
@@ -125,6 +126,17 @@ void run_list(const ListOptions& opts);
 void run_kat(const KatOptions& opts);
 void run_bench(const BenchOptions& opts);
 
+/// Each command declares its options, help and examples (in its cmd_*.cpp, beside its run_*).
+void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts);
+void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts);
+void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts);
+void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts);
+void declare_info(CommandBuilder& cmd, InfoOptions& opts);
+void declare_convert(CommandBuilder& cmd, ConvertOptions& opts);
+void declare_list(CommandBuilder& cmd, ListOptions& opts);
+void declare_kat(CommandBuilder& cmd, KatOptions& opts);
+void declare_bench(CommandBuilder& cmd, BenchOptions& opts);
+
 /// The options of every command; only the chosen command's are filled in.
 struct AllOptions {
   KeygenOptions keygen;
@@ -145,16 +157,6 @@ constexpr Command make_command(const char* name, const char* description) {
           [](const AllOptions& all) { Run(all.*Member); }};
 }
 
-// Each defined next to its run_* (cmd_*.cpp).
-extern const Command kKeygenCommand;
-extern const Command kEncapsCommand;
-extern const Command kDecapsCommand;
-extern const Command kPubkeyCommand;
-extern const Command kInfoCommand;
-extern const Command kConvertCommand;
-extern const Command kListCommand;
-extern const Command kKatCommand;
-extern const Command kBenchCommand;
 
 // --- Options shared by the subcommands (options.cpp) -------------------------------------------
 

@@ -48,11 +48,29 @@ std::string version_text() {
          "implementations usable on this CPU: " + impls;
 }
 
+// Each command declares its options (declare_*) and runs (run_*) in its own cmd_*.cpp.
+constexpr Command kKeygen = make_command<&AllOptions::keygen, declare_keygen, run_keygen>(
+    "keygen", "Generate a key pair: a public (encapsulation) key and a secret (decapsulation) key");
+constexpr Command kEncaps = make_command<&AllOptions::encaps, declare_encaps, run_encaps>(
+    "encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
+constexpr Command kDecaps = make_command<&AllOptions::decaps, declare_decaps, run_decaps>(
+    "decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
+constexpr Command kPubkey = make_command<&AllOptions::pubkey, declare_pubkey, run_pubkey>(
+    "pubkey", "Derive the public key from a secret key file");
+constexpr Command kInfo = make_command<&AllOptions::info, declare_info, run_info>(
+    "info", "Describe a key, seed or ciphertext file (never prints secret material)");
+constexpr Command kConvert = make_command<&AllOptions::convert, declare_convert, run_convert>(
+    "convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
+constexpr Command kList = make_command<&AllOptions::list, declare_list, run_list>(
+    "list", "List the algorithms, their sizes, and the implementations usable on this CPU");
+constexpr Command kKat = make_command<&AllOptions::kat, declare_kat, run_kat>(
+    "kat", "Print the NIST known-answer-test file (PQCkemKAT_*.rsp) to stdout");
+constexpr Command kBench = make_command<&AllOptions::bench, declare_bench, run_bench>(
+    "bench", "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks");
+
 // The commands, in the order `pqkem --help` lists them.
-constexpr const Command* kCommands[] = {
-    &kKeygenCommand, &kEncapsCommand, &kDecapsCommand, &kPubkeyCommand, &kInfoCommand,
-    &kConvertCommand, &kListCommand, &kKatCommand, &kBenchCommand,
-};
+constexpr const Command* kCommands[] = {&kKeygen, &kEncaps, &kDecaps, &kPubkey, &kInfo,
+                                        &kConvert, &kList, &kKat, &kBench};
 
 constexpr Program kProgram{
     .description = "pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST round 3) for files and "
