@@ -15,8 +15,18 @@ void run_decaps(const DecapsOptions& opts) {
   const Scheme s = key.first;
   const SecretBytes& sk = key.second;
   const Bytes ct = read_ciphertext(opts.ct_path, s);
-  const SecretBytes ss =
-      with_file_context("decapsulation failed", input_name(opts.ct_path), [&] { return decaps(s, sk, ct); });
+  // An expanded key is checked inside decaps (read_secret_key leaves it to it): its failure
+  // names the key file, as a check on loading would have.
+  const SecretBytes ss = [&] {
+    try {
+      return decaps(s, sk, ct);
+    } catch (const pqkem::Error& e) {
+      if (e.code() == Errc::invalid_decaps_key)
+        throw CliError(kExitFailure, "not a valid " + std::string(scheme_info(s).name) + " secret key: " + e.what(),
+                       input_name(opts.sk_path));
+      throw CliError(kExitFailure, std::string("decapsulation failed: ") + e.what(), input_name(opts.ct_path));
+    }
+  }();
 
   std::vector<PendingOutput> pending;
   pending.push_back({outputs[0], encode_output(ss.view(), opts.format), true});

@@ -252,9 +252,10 @@ struct SecretKeyInput {
 /// The public key in `in`; the scheme is `algorithm` or comes from the OID or the length.
 /// Exit 1 for a private key, a wrong PEM label, malformed DER, a wrong length or an invalid key.
 PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorithm);
-/// The secret key in `in`: PKCS#8 in any form (fully checked), an expanded key (hash check;
-/// `full_check` adds the modulus and pairwise checks), or a raw seed (exit 2 without
-/// `algorithm`, since a seed does not reveal its parameter set).
+/// The secret key in `in`: PKCS#8 in any form (fully checked), an expanded key (with
+/// `full_check`: hash, modulus and pairwise checks; without it, for decaps, unchecked here,
+/// since pqkem::decaps runs the hash check itself), or a raw seed (exit 2 without `algorithm`,
+/// since a seed does not reveal its parameter set).
 SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool with_pk, bool full_check);
 
 /// load_key_input + public_key_from_input, with the sizes of public keys.
@@ -267,8 +268,9 @@ SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> al
 /// the key's OID or length. Exit 1 for a length no scheme (or not the given one) has.
 std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<Scheme> algorithm);
 
-/// A secret key read from `path`: the expanded key, or a private seed (expanded here; exit 2
-/// without `algorithm`, since a seed does not reveal its parameter set).
+/// A secret key read from `path` for decaps: the expanded key, or a private seed (expanded here;
+/// exit 2 without `algorithm`, since a seed does not reveal its parameter set). An expanded key
+/// is left for pqkem::decaps to check.
 std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm);
 
 /// "read as hex" or "read as raw bytes", for messages about an input's length.

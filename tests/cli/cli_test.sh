@@ -487,7 +487,7 @@ group_failures() {
   f "public key has 1000 bytes (read as raw bytes)" "$PQ" encaps --pk short.bin --ct c2 --ss s2
   f "the size of a public key for ML-KEM-512" "$PQ" encaps -a ML-KEM-768 --pk pk512 --ct c2 --ss s2
   f "not a valid ML-KEM-768 public key" "$PQ" encaps --pk pk.badmod --ct c2 --ss s2
-  f "not a valid ML-KEM-768 secret key" "$PQ" decaps --sk sk.badhash --ct ct --ss s2
+  f "not a valid ML-KEM-768 secret key: ML-KEM-768 decapsulation key is invalid: its stored H(ek) does not match its encapsulation key (FIPS 203 section 7.3) (sk.badhash)" "$PQ" decaps --sk sk.badhash --ct ct --ss s2
   f "secret key has 50 bytes" "$PQ" decaps --sk short.hex --ct ct --ss s2
   f "the size of a secret key for ML-KEM-512" "$PQ" decaps -a ML-KEM-768 --sk sk512 --ct ct --ss s2
   f "the size of a ciphertext for ML-KEM-512" "$PQ" decaps --sk sk --ct ct512 --ss s2
