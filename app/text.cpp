@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "util/ascii.hpp"
+#include "util/hex.hpp"
 
 namespace pqkem::cli {
 
@@ -52,10 +53,9 @@ namespace {
 /// Appends `\xNN` (lower-case) for `byte`. Written out rather than with fmt, which is header-only
 /// here and would cost this file about 5 s to compile.
 void append_hex_escape(std::string& out, unsigned char byte) {
-  constexpr char kDigits[] = "0123456789abcdef";
   out += "\\x";
-  out += kDigits[byte >> 4];
-  out += kDigits[byte & 0xf];
+  out += hex::digit(byte >> 4);
+  out += hex::digit(byte & 0xfu);
 }
 
 }  // namespace
