@@ -43,7 +43,7 @@ void run_convert(const ConvertOptions& opts) {
 
   std::vector<PendingOutput> pending;
   if (is_private) {
-    const auto key = secret_key_from_input(std::move(in), algorithm, true, true).key;
+    const auto key = secret_key_from_input(std::move(in), algorithm, true).key;
     require_key_format(key.scheme, opts.format);
     const auto form = resolve_sk_form(opts.sk_form, opts.format, key.scheme, !key.seed.empty(), file);
     pending.push_back({outputs[0], encode_secret_key(key, opts.format, form), true});

@@ -22,8 +22,7 @@ void run_decaps(const DecapsOptions& opts) {
       return decaps(s, sk, ct);
     } catch (const pqkem::Error& e) {
       if (e.code() == Errc::invalid_decaps_key)
-        throw CliError(kExitFailure, "not a valid " + std::string(scheme_info(s).name) + " secret key: " + e.what(),
-                       input_name(opts.sk_path));
+        throw CliError(kExitFailure, secret_key_context(s) + ": " + e.what(), input_name(opts.sk_path));
       throw CliError(kExitFailure, std::string("decapsulation failed: ") + e.what(), input_name(opts.ct_path));
     }
   }();

@@ -123,7 +123,7 @@ void run_info(const InfoOptions& opts) {
   if (in.der) {
     const KeyInput shape{SecretBytes(), in.format, true, in.from_hex, {}, {}, 0, {}};
     if (container_is_private(in).value_or(false)) {
-      describe_secret(secret_key_from_input(std::move(in), algorithm, true, true), shape);
+      describe_secret(secret_key_from_input(std::move(in), algorithm, true), shape);
     } else {
       describe_public(public_key_from_input(std::move(in), algorithm), shape);
     }
@@ -140,7 +140,7 @@ void run_info(const InfoOptions& opts) {
     }
     const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0, {}};
     if (sk_of || (seed && algorithm)) {
-      describe_secret(secret_key_from_input(std::move(in), algorithm, true, true), shape);
+      describe_secret(secret_key_from_input(std::move(in), algorithm, true), shape);
     } else if (seed) {
       r.add_null("algorithm", "algorithm", "unknown: a seed does not reveal its parameter set (give -a)");
       common(Kind::seed, shape);

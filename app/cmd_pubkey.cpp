@@ -15,7 +15,7 @@ void run_pubkey(const PubkeyOptions& opts) {
   // The format may come from the input: check the terminal rule again once it is known.
   check_output(outputs[0], opts.format.value_or(Format::hex), opts.force);
 
-  const auto in = load_secret_key(opts.sk_path, algorithm, true, true);
+  const auto in = load_secret_key(opts.sk_path, algorithm, true);
   const Format format = opts.format.value_or(in.format);
   require_key_format(in.key.scheme, format);
   check_output(outputs[0], format, opts.force);

@@ -240,9 +240,9 @@ struct PublicKeyInput {
   bool der = false;
 };
 
-/// A secret key with how its file was encoded. `key.pk` is always filled for PKCS#8, seeds and
-/// full checks; for a raw expanded key without `full_check` only when `with_pk` asks for it
-/// (recomputing an NTRU public key costs an inversion, which decaps does not need).
+/// A secret key with how its file was encoded. `key.pk` is filled for PKCS#8, seeds and full
+/// checks, not for a raw expanded key read without `full_check` (decaps does not need it, and
+/// recomputing an NTRU public key costs an inversion).
 struct SecretKeyInput {
   keyfile::PrivateKey key;
   Format format = Format::bin;
@@ -256,13 +256,12 @@ PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorith
 /// `full_check`: hash, modulus and pairwise checks; without it, for decaps, unchecked here,
 /// since pqkem::decaps runs the hash check itself), or a raw seed (exit 2 without `algorithm`,
 /// since a seed does not reveal its parameter set).
-SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool with_pk, bool full_check);
+SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool full_check);
 
 /// load_key_input + public_key_from_input, with the sizes of public keys.
 PublicKeyInput load_public_key(const std::string& path, std::optional<Scheme> algorithm);
 /// load_key_input + secret_key_from_input, with the sizes of secret keys and seeds.
-SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> algorithm, bool with_pk,
-                               bool full_check);
+SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> algorithm, bool full_check);
 
 /// A public key read from `path`; the scheme is `algorithm` or, if absent, inferred from
 /// the key's OID or length. Exit 1 for a length no scheme (or not the given one) has.
@@ -272,6 +271,9 @@ std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<
 /// exit 2 without `algorithm`, since a seed does not reveal its parameter set). An expanded key
 /// is left for pqkem::decaps to check.
 std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm);
+/// "not a valid ML-KEM-768 secret key": what a failed check of a raw secret key of `s` says
+/// before the library's reason, on loading or (decaps) in the decapsulation.
+std::string secret_key_context(Scheme s);
 
 /// "read as hex" or "read as raw bytes", for messages about an input's length.
 const char* how_read(bool from_hex) noexcept;

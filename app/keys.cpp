@@ -182,7 +182,7 @@ PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorith
   return {s, std::move(pk), in.format, false};
 }
 
-SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool with_pk, bool full_check) {
+SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool full_check) {
   const std::string& file = in.file;
   if (in.der) {
     if (!container_is_private(in).value_or(true))
@@ -204,9 +204,9 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
 
   if (is_key_size(n)) {
     const Scheme s = algorithm ? *algorithm : *scheme_from_sk_size(n);
-    const std::string context = fmt::format("not a valid {} secret key", scheme_info(s).name);
     if (full_check) {
-      auto key = with_file_context(context, file, [&] { return keyfile::private_key_from_expanded(s, decoded.bytes); });
+      auto key = with_file_context(secret_key_context(s), file,
+                                   [&] { return keyfile::private_key_from_expanded(s, decoded.bytes); });
       return {std::move(key), in.format, false};
     }
     // Without full_check (decaps, its only user) the key is not checked here: pqkem::decaps runs
@@ -215,7 +215,6 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
     SecretKeyInput out;
     out.key.scheme = s;
     out.key.form = keyfile::PrivateKeyForm::expanded;
-    if (with_pk) out.key.pk = with_file_context(context, file, [&] { return public_key_from_secret_key(s, decoded.bytes); });
     out.key.dk = std::move(decoded.bytes);
     out.format = in.format;
     return out;
@@ -247,9 +246,8 @@ PublicKeyInput load_public_key(const std::string& path, std::optional<Scheme> al
   return public_key_from_input(load_key_input(path), algorithm);
 }
 
-SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> algorithm, bool with_pk,
-                               bool full_check) {
-  return secret_key_from_input(load_key_input(path), algorithm, with_pk, full_check);
+SecretKeyInput load_secret_key(const std::string& path, std::optional<Scheme> algorithm, bool full_check) {
+  return secret_key_from_input(load_key_input(path), algorithm, full_check);
 }
 
 std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<Scheme> algorithm) {
@@ -257,8 +255,10 @@ std::pair<Scheme, Bytes> read_public_key(const std::string& path, std::optional<
   return {in.scheme, std::move(in.pk)};
 }
 
+std::string secret_key_context(Scheme s) { return fmt::format("not a valid {} secret key", scheme_info(s).name); }
+
 std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::optional<Scheme> algorithm) {
-  auto in = load_secret_key(path, algorithm, false, false);
+  auto in = load_secret_key(path, algorithm, false);
   return {in.key.scheme, std::move(in.key.dk)};
 }
 
