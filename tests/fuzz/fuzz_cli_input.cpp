@@ -76,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       case 2: {
         const MemFile f(content);
-        const SecretKeyInput sk = load_secret_key(f.path(), algorithm, false, true);
+        const SecretKeyInput sk = load_secret_key(f.path(), algorithm, false);
         fuzz::check(sk.key.dk.size() == scheme_info(sk.key.scheme).sk_bytes, "accepted secret key has the wrong size");
         break;
       }
