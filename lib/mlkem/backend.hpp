@@ -21,6 +21,7 @@
 // PQKEM_HAVE_AVX2 is 1.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 
@@ -42,6 +43,58 @@
 namespace pqkem::mlkem {
 
 using Bytes32 = std::span<const std::uint8_t, 32>;
+
+/// The sponge work of one step of ML-KEM whose parts do not depend on each other: up to two
+/// hashes (H(ek), J(z || c)), matrix entries (SampleNTT) and noise polynomials (PRF + CBD). A
+/// backend runs it as it likes (Avx2Backend on the lanes of one 4-way Keccak); the results are
+/// those of the portable functions one by one. NttPoly is the backend's T_q type. All lengths
+/// and counts are public.
+template <class NttPoly>
+struct XofBatch {
+  struct Hash {
+    bool shake;  ///< SHA3-256 (false) or SHAKE256 with 32 output bytes (true) of a || b
+    std::uint8_t* out;
+    ByteView a, b;
+  };
+  int n_hash = 0;
+  Hash hash[2] = {};
+  const std::uint8_t* rho = nullptr;  ///< matrix[i] = SampleNTT(rho || xy[i][0] || xy[i][1])
+  int n_matrix = 0;
+  NttPoly* matrix[16] = {};
+  std::uint8_t xy[16][2] = {};
+  const std::uint8_t* sigma = nullptr;  ///< noise[i] = SamplePolyCBD_eta[i](PRF_eta[i](sigma, nonce[i]))
+  int n_noise = 0;
+  Poly* noise[9] = {};
+  std::uint8_t nonce[9] = {};
+  std::uint8_t eta[9] = {};
+
+  void add_hash(bool shake, std::span<std::uint8_t, 32> out, ByteView a, ByteView b) {
+    hash[n_hash++] = {shake, out.data(), a, b};
+  }
+  /// The K x K matrix A^ (a[i][j] = SampleNTT(rho || j || i)) or, transposed, A^T
+  /// (a[i][j] = SampleNTT(rho || i || j)); `a` is K rows of K.
+  template <int K>
+  void add_matrix(std::array<std::array<NttPoly, K>, K>& a, std::span<const std::uint8_t, 32> r, bool transposed) {
+    rho = r.data();
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j < K; ++j) {
+        matrix[n_matrix] = &a[i][j];
+        xy[n_matrix][0] = static_cast<std::uint8_t>(transposed ? i : j);
+        xy[n_matrix][1] = static_cast<std::uint8_t>(transposed ? j : i);
+        ++n_matrix;
+      }
+  }
+  /// polys[i] with eta e from nonce first_nonce + i, i < count; every call uses the same seed.
+  void add_noise(Poly* polys, int count, int e, std::span<const std::uint8_t, 32> seed, int first_nonce) {
+    sigma = seed.data();
+    for (int i = 0; i < count; ++i) {
+      noise[n_noise] = &polys[i];
+      nonce[n_noise] = static_cast<std::uint8_t>(first_nonce + i);
+      eta[n_noise] = static_cast<std::uint8_t>(e);
+      ++n_noise;
+    }
+  }
+};
 
 /// The portable kernels.
 struct RefBackend {
@@ -112,16 +165,22 @@ struct RefBackend {
   static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) {
     for (int j = 0; j < n; ++j) *out[j] = sample_noise_ref<Eta>(seed, nonce[j]);
   }
+  /// The batch, one sponge after another.
+  static void run_xof_batch(const XofBatch<NttPoly>& b) {
+    for (int i = 0; i < b.n_hash; ++i) {
+      const auto out = std::span<std::uint8_t, 32>(b.hash[i].out, 32);
+      if (b.hash[i].shake) hash::shake256(out, {b.hash[i].a, b.hash[i].b});
+      else hash::sha3_256(out, {b.hash[i].a, b.hash[i].b});
+    }
+    for (int i = 0; i < b.n_matrix; ++i) *b.matrix[i] = sample_ntt_ref(Bytes32(b.rho, 32), b.xy[i][0], b.xy[i][1]);
+    for (int i = 0; i < b.n_noise; ++i)
+      *b.noise[i] = b.eta[i] == 2 ? sample_noise_ref<2>(Bytes32(b.sigma, 32), b.nonce[i])
+                                  : sample_noise_ref<3>(Bytes32(b.sigma, 32), b.nonce[i]);
+  }
   /// H, G and J of FIPS 203 (section 4.1) on a || b.
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { hash::sha3_256(out, {a, b}); }
   static void sha3_512(std::span<std::uint8_t, 64> out, ByteView a, ByteView b) { hash::sha3_512(out, {a, b}); }
   static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) { hash::shake256(out, {a, b}); }
-  /// H(ek) and J(z || c) of decapsulation: h = SHA3-256(ek), j = SHAKE256(z || c, 32).
-  static void h_and_j(std::span<std::uint8_t, 32> h, ByteView ek, std::span<std::uint8_t, 32> j, ByteView z,
-                      ByteView c) {
-    hash::sha3_256(h, {ek});
-    hash::shake256(j, {z, c});
-  }
 };
 
 #if PQKEM_HAVE_AVX2
@@ -215,18 +274,40 @@ struct Avx2Backend {
                                 n > 2 ? out[2]->c.data() : nullptr, n > 3 ? out[3]->c.data() : nullptr};
     simd::avx2::mlkem_sample_noise_x4_avx2(o, seed.data(), nonce, n, Eta);
   }
+  /// The batch on the lanes of the 4-way Keccak (simd/mlkem/mlkem_avx2.hpp: mlkem_xof_batch_avx2).
+  static void run_xof_batch(const XofBatch<NttPoly>& b) noexcept {
+    simd::avx2::MlkemXofBatch c{};
+    c.n_hash = b.n_hash;
+    for (int i = 0; i < b.n_hash; ++i) {
+      c.hash_shake[i] = b.hash[i].shake;
+      c.hash_out[i] = b.hash[i].out;
+      c.hash_in[i][0] = b.hash[i].a.data();
+      c.hash_len[i][0] = b.hash[i].a.size();
+      c.hash_in[i][1] = b.hash[i].b.data();
+      c.hash_len[i][1] = b.hash[i].b.size();
+    }
+    c.rho = b.rho;
+    c.n_matrix = b.n_matrix;
+    for (int i = 0; i < b.n_matrix; ++i) {
+      c.matrix[i] = b.matrix[i]->c.data();
+      c.xy[i][0] = b.xy[i][0];
+      c.xy[i][1] = b.xy[i][1];
+    }
+    c.sigma = b.sigma;
+    c.n_noise = b.n_noise;
+    for (int i = 0; i < b.n_noise; ++i) {
+      c.noise[i] = b.noise[i]->c.data();
+      c.nonce[i] = b.nonce[i];
+      c.eta[i] = b.eta[i];
+    }
+    simd::avx2::mlkem_xof_batch_avx2(c);
+  }
   // Single hashes (H, G, J) use the portable sponge (hash.cpp): the 1-way BMI2 permutation of
   // keccak_avx2.cpp is within noise of it (`pqkem bench --kernels`). Only the batched XOF calls
   // use the 4-way AVX2 Keccak.
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { RefBackend::sha3_256(out, a, b); }
   static void sha3_512(std::span<std::uint8_t, 64> out, ByteView a, ByteView b) { RefBackend::sha3_512(out, a, b); }
   static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) { RefBackend::shake256(out, a, b); }
-  // Two independent sponges of the same rate and about the same length (|ek| = 32 + |c| for
-  // ML-KEM-512 and -1024): two lanes of the 4-way permutation beat two 1-way runs.
-  static void h_and_j(std::span<std::uint8_t, 32> h, ByteView ek, std::span<std::uint8_t, 32> j, ByteView z,
-                      ByteView c) noexcept {
-    simd::avx2::sha3_256_shake256_x2_avx2(h.data(), ek.data(), ek.size(), j.data(), z.data(), z.size(), c.data(), c.size());
-  }
 };
 #endif
 

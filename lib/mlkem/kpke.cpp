@@ -25,46 +25,8 @@ private:
   std::tuple<T&...> m_objects;
 };
 
-/// Vectors and matrices of the backend's NTT-domain type.
+/// Vectors of the backend's NTT-domain type.
 template <class B, int K> using NttVec = std::array<typename B::NttPoly, K>;
-template <class B, int K> using NttMatrix = std::array<NttVec<B, K>, K>;
-
-/// A^ (transposed = false: A^[i][j] = SampleNTT(rho || j || i)) or A^T (transposed = true:
-/// A^T[i][j] = A^[j][i] = SampleNTT(rho || i || j)), four entries per call of the backend's
-/// 4-way sampler. Public data (rho is part of ek).
-template <int K, class B>
-void sample_matrix(NttMatrix<B, K>& a, std::span<const std::uint8_t, 32> rho, bool transposed) {
-  typename B::NttPoly* out[4] = {};
-  std::uint8_t xy[4][2] = {};
-  int n = 0;
-  for (int i = 0; i < K; ++i) {
-    for (int j = 0; j < K; ++j) {
-      out[n] = &a[i][j];
-      xy[n][0] = static_cast<std::uint8_t>(transposed ? i : j);
-      xy[n][1] = static_cast<std::uint8_t>(transposed ? j : i);
-      if (++n == 4) {
-        B::sample_ntt_x4(out, rho, xy, 4);
-        n = 0;
-      }
-    }
-  }
-  if (n > 0) B::sample_ntt_x4(out, rho, xy, n);
-}
-
-/// polys[i] = SamplePolyCBD_eta(PRF_eta(seed, first_nonce + i)) for i < count, four at a time.
-template <int Eta, class B>
-void sample_noise_vec(Poly* polys, int count, std::span<const std::uint8_t, 32> seed, int first_nonce) {
-  for (int i = 0; i < count; i += 4) {
-    const int n = std::min(4, count - i);
-    Poly* out[4] = {};
-    std::uint8_t nonce[4] = {};
-    for (int j = 0; j < n; ++j) {
-      out[j] = &polys[i + j];
-      nonce[j] = static_cast<std::uint8_t>(first_nonce + i + j);
-    }
-    B::template sample_noise_x4<Eta>(out, seed, nonce, n);
-  }
-}
 
 }  // namespace
 
@@ -80,19 +42,21 @@ void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::s
   const auto sigma = std::span<const std::uint8_t, 32>(rho_sigma.bytes + 32, 32);
   ct::declassify(rho.data(), rho.size());  // rho becomes part of the public key
 
-  // s (nonces 0..K-1) and e (K..2K-1), both eta1.
+  // s (nonces 0..K-1) and e (K..2K-1), both eta1, and A^ (rho is public), in one batch.
   std::array<Poly, 2 * K> noise;
   NttVec<B, K> s_hat, e_hat;
   WipeOnExit wipe(noise, s_hat, e_hat);
-  sample_noise_vec<P::eta1, B>(noise.data(), 2 * K, sigma, 0);
+  NttMatrix<B, K> a;
+  XofBatch<typename B::NttPoly> batch;
+  batch.template add_matrix<K>(a, rho, false);
+  batch.add_noise(noise.data(), 2 * K, P::eta1, sigma, 0);
+  B::run_xof_batch(batch);
   for (int i = 0; i < K; ++i) {
     s_hat[i] = B::ntt(noise[i], plan);
     e_hat[i] = B::ntt(noise[K + i], plan);
   }
 
   // t^ = A^ o s^ + e^. The inner product leaves a factor R^-1, which the to_mont step cancels.
-  NttMatrix<B, K> a;
-  sample_matrix<K, B>(a, rho, false);
   for (int i = 0; i < K; ++i) {
     typename B::NttPoly t;
     B::inner_product(t, a[i].data(), s_hat.data(), K);  // |t_i| <= (q-1)/2
@@ -104,30 +68,25 @@ void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::s
 }
 
 template <class P, class B>
-void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek,
+void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix<B, P::k>& at,
                   std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c) {
   constexpr int K = P::k;
   NttVec<B, K> t_hat;
   for (int i = 0; i < K; ++i) t_hat[i] = B::decode12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
-  const auto rho = ek.subspan(kPolyBytes * K).template first<32>();
 
-  // y (nonces 0..K-1, eta1), e1 (K..2K-1, eta2), e2 (2K, eta2).
+  // y (nonces 0..K-1, eta1), e1 (K..2K-1, eta2), e2 (2K, eta2), in one batch.
   std::array<Poly, 2 * K + 1> noise;
   NttVec<B, K> y_hat;
   Poly mu, v, u;
   typename B::NttPoly w;
   WipeOnExit wipe(noise, y_hat, mu, v, u, w);
-  if constexpr (P::eta1 == P::eta2) {
-    sample_noise_vec<P::eta1, B>(noise.data(), 2 * K + 1, r, 0);
-  } else {
-    sample_noise_vec<P::eta1, B>(noise.data(), K, r, 0);
-    sample_noise_vec<P::eta2, B>(noise.data() + K, K + 1, r, K);
-  }
+  XofBatch<typename B::NttPoly> batch;
+  batch.add_noise(noise.data(), K, P::eta1, r, 0);
+  batch.add_noise(noise.data() + K, K + 1, P::eta2, r, K);
+  B::run_xof_batch(batch);
   for (int i = 0; i < K; ++i) y_hat[i] = B::ntt(noise[i], plan);
 
   // u = NTT^-1(A^T o y^) + e1, then c1 = ByteEncode_du(Compress_du(u)).
-  NttMatrix<B, K> at;
-  sample_matrix<K, B>(at, rho, true);
   for (int i = 0; i < K; ++i) {
     B::inner_product(w, at[i].data(), y_hat.data(), K);
     u = B::inverse_ntt(w, plan);              // |u_i| < q
@@ -170,7 +129,7 @@ void kpke_decrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_pke_by
   template void kpke_keygen<P, B>(NttPlanChoice, std::span<const std::uint8_t, 32>,                                \
                                   std::span<std::uint8_t, P::ek_bytes>, std::span<std::uint8_t, P::dk_pke_bytes>); \
   template void kpke_encrypt<P, B>(NttPlanChoice, std::span<const std::uint8_t, P::ek_bytes>,                      \
-                                   std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,           \
+                                   const NttMatrix<B, P::k>&, std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,           \
                                    std::span<std::uint8_t, P::ct_bytes>);                                          \
   template void kpke_decrypt<P, B>(NttPlanChoice, std::span<const std::uint8_t, P::dk_pke_bytes>,                  \
                                    std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>);

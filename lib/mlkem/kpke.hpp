@@ -3,9 +3,11 @@
 // (mlkem/backend.hpp) and `plan` the NTT merge plans, both chosen once per ML-KEM operation.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 
+#include "mlkem/backend.hpp"
 #include "mlkem/ntt.hpp"
 #include "mlkem/params.hpp"
 
@@ -16,9 +18,21 @@ template <class P, class B>
 void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
                  std::span<std::uint8_t, P::dk_pke_bytes> dk_pke);
 
-/// K-PKE.Encrypt (Algorithm 14) of the 32-byte message m with randomness r.
+/// A K x K matrix of the backend's NTT-domain type.
+template <class B, int K> using NttMatrix = std::array<std::array<typename B::NttPoly, K>, K>;
+
+/// Queues A^T of K-PKE.Encrypt (steps 4-8: at[i][j] = SampleNTT(rho || i || j), rho from ek) in a
+/// batch (mlkem/backend.hpp), so that the caller can run it beside its own hashes.
 template <class P, class B>
-void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek,
+void kpke_add_transposed_matrix(XofBatch<typename B::NttPoly>& batch, NttMatrix<B, P::k>& at,
+                                std::span<const std::uint8_t, P::ek_bytes> ek) {
+  batch.template add_matrix<P::k>(at, ek.template subspan<kPolyBytes * P::k, 32>(), true);
+}
+
+/// K-PKE.Encrypt (Algorithm 14) of the 32-byte message m with randomness r, with A^T sampled
+/// by the caller from the same ek (kpke_add_transposed_matrix).
+template <class P, class B>
+void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix<B, P::k>& at,
                   std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c);
 
 /// K-PKE.Decrypt (Algorithm 15).

@@ -28,18 +28,23 @@ void keygen_with(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::s
 template <class P, class B>
 void encaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
                  std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
+  // H(ek) and A^T depend on ek alone: one batch.
   std::uint8_t h_ek[32];
-  B::sha3_256(h_ek, ek, {});
+  NttMatrix<B, P::k> at;
+  XofBatch<typename B::NttPoly> batch;
+  batch.add_hash(false, h_ek, ek, {});
+  kpke_add_transposed_matrix<P, B>(batch, at, ek);
+  B::run_xof_batch(batch);
   Secret<64> k_r;  // (K, r) <- G(m || H(ek))
   B::sha3_512(k_r.span(), m, h_ek);
   const auto r = std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32);
-  kpke_encrypt<P, B>(plan, ek, m, r, c);
+  kpke_encrypt<P, B>(plan, ek, at, m, r, c);
   std::copy_n(k_r.bytes, 32, shared_key.begin());
   ct::declassify(c.data(), c.size());
 }
 
-/// Decaps_internal and the hash check of section 7.3 (H(ek) and J(z || c) are computed
-/// together: B::h_and_j), whose verdict is returned.
+/// Decaps_internal and the hash check of section 7.3, whose verdict is returned. H(ek),
+/// J(z || c) and the re-encryption's A^T depend on dk and c alone: one batch.
 template <class P, class B>
 bool decaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_bytes> dk,
                  std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key) {
@@ -48,17 +53,22 @@ bool decaps_with(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_bytes> 
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   const auto z = dk.template subspan<P::dk_pke_bytes + P::ek_bytes + 32, 32>();
 
+  Secret<32> k_bar;  // K_bar <- J(z || c)
+  std::uint8_t h_ek[32];
+  NttMatrix<B, P::k> at;
+  XofBatch<typename B::NttPoly> batch;
+  batch.add_hash(false, h_ek, ek, {});
+  batch.add_hash(true, k_bar.span(), z, c);
+  kpke_add_transposed_matrix<P, B>(batch, at, ek);
+  B::run_xof_batch(batch);
+  const bool hash_ok = ct::equal_mask(h_ek, h.data(), 32) == 0xFF;  // ek and h are public
+
   Secret<32> m_prime;
   kpke_decrypt<P, B>(plan, dk_pke, c, m_prime.span());
   Secret<64> k_r;  // (K', r') <- G(m' || h)
   B::sha3_512(k_r.span(), m_prime.view(), h);
-  Secret<32> k_bar;  // K_bar <- J(z || c)
-  std::uint8_t h_ek[32];
-  B::h_and_j(h_ek, ek, k_bar.span(), z, c);
-  const bool hash_ok = ct::equal_mask(h_ek, h.data(), 32) == 0xFF;  // ek and h are public
-
   Secret<P::ct_bytes> c_prime;  // on the stack (no heap round trip), wiped on return
-  kpke_encrypt<P, B>(plan, ek, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32), c_prime.span());
+  kpke_encrypt<P, B>(plan, ek, at, m_prime.view(), std::span<const std::uint8_t, 32>(k_r.bytes + 32, 32), c_prime.span());
   // Compare every byte (no early exit: a strcmp-like stop at a zero byte is a known bug).
   const std::uint8_t same = ct::equal_mask(c.data(), c_prime.bytes, P::ct_bytes);
   ct::select(shared_key.data(), same, k_r.bytes, k_bar.bytes, 32);

@@ -191,36 +191,22 @@ void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, co
   secure_wipe(s, sizeof s);
 }
 
-/// One lane of hash_lanes_x4: the message as up to two pieces (p0 || p1), its domain separator and
-/// where its out_len output bytes go (out_len <= rate).
-struct LaneJob {
-  const std::uint8_t* p0;
-  std::size_t len0;
-  const std::uint8_t* p1;
-  std::size_t len1;
-  std::uint8_t ds;
-  std::uint8_t* out;
-};
+// ---- a batch of sponges on the lanes of the 4-way permutation ---------------------------------
 
-/// Copies bytes [off, off + n) of the job's message p0 || p1 to dst (a piece of each part).
-inline void copy_message(std::uint8_t* dst, const LaneJob& j, std::size_t off, std::size_t n) {
-  const std::size_t from0 = off < j.len0 ? (j.len0 - off < n ? j.len0 - off : n) : 0;
-  if (from0 > 0) memcpy(dst, j.p0 + off, from0);
-  if (n > from0) memcpy(dst + from0, j.p1 + (off + from0 - j.len0), n - from0);
-}
-
-/// Block b (of nblocks) of the job's message, padded with pad10*1 and the domain bits when it is
-/// the last: a whole block inside one piece in place, the others copied into `scratch` (200 bytes).
-const std::uint8_t* block_at(std::size_t rate, const LaneJob& job, std::size_t b, std::size_t nblocks,
-                             std::uint8_t* scratch) {
-  const std::size_t len = job.len0 + job.len1, off = b * rate;
-  const std::size_t n = len - off < rate ? len - off : rate;  // the message bytes of this block
-  if (n == rate) {  // never the last block, which holds len mod rate bytes
-    if (off + rate <= job.len0) return job.p0 + off;
-    if (off >= job.len0) return job.p1 + (off - job.len0);
+/// Block b (of nblocks) of the job's padded message: in place when it lies inside one piece,
+/// otherwise copied into `scratch` (the last block always is, with its padding).
+const std::uint8_t* job_block(const KeccakJob& job, std::size_t b, std::size_t nblocks, std::uint8_t* scratch) {
+  const std::size_t rate = job.rate, len0 = job.inlen[0], off = b * rate;
+  if (b + 1 < nblocks) {  // a whole block of message bytes
+    if (off + rate <= len0) return job.in[0] + off;
+    if (off >= len0) return job.in[1] + (off - len0);
   }
+  const std::size_t len = len0 + job.inlen[1];
+  const std::size_t n = len - off < rate ? len - off : rate;
   memset(scratch, 0, rate);
-  copy_message(scratch, job, off, n);
+  const std::size_t from0 = off < len0 ? (len0 - off < n ? len0 - off : n) : 0;
+  if (from0 > 0) memcpy(scratch, job.in[0] + off, from0);
+  if (n > from0) memcpy(scratch + from0, job.in[1] + (off + from0 - len0), n - from0);
   if (b + 1 == nblocks) {
     scratch[n] ^= job.ds;
     scratch[rate - 1] ^= 0x80;
@@ -228,60 +214,81 @@ const std::uint8_t* block_at(std::size_t rate, const LaneJob& job, std::size_t b
   return scratch;
 }
 
-/// Copies the first out_len bytes of lane j of the 4-way state to job.out.
-void squeeze_lane(const std::uint64_t* s, int j, const LaneJob& job, std::size_t out_len) {
-  for (std::size_t w = 0; w < out_len; w += 8) memcpy(job.out + w, s + 4 * (w / 8) + j, out_len - w < 8 ? out_len - w : 8);
+/// floor(len / rate) for the rates of FIPS 202 this file uses (168, 136, 72), by multiplication:
+/// lengths are public, but no division instruction is allowed in code that handles secrets.
+std::size_t whole_blocks(std::size_t len, std::size_t rate) {
+  return rate == 168 ? len / 168 : rate == 136 ? len / 136 : len / 72;
 }
 
-/// Up to four one-block-output sponges of the same rate on inputs of different lengths: lane j
-/// absorbs len0 + len1 bytes (blocks = floor(len / rate) + 1 with the padding), and its output
-/// is copied right after its own last permutation. Once a single lane has blocks left, it goes on
-/// as a one-state sponge (Sponge1), whose permutation costs less than the 4-way one. All lengths
-/// are public.
-void hash_lanes_x4(std::size_t rate, const LaneJob* jobs, int lanes, std::size_t out_len) {
-  alignas(32) std::uint64_t s[100];
-  alignas(8) std::uint8_t scratch[200];
-  memset(s, 0, sizeof s);
-  std::size_t blocks[4] = {};
-  for (int j = 0; j < lanes; ++j) blocks[j] = (jobs[j].len0 + jobs[j].len1) / rate + 1;
-  std::size_t b = 0;
-  int alone = -1;  // the lane left, once it is the only one with blocks to go
-  for (;; ++b) {
-    int active = 0, last = 0;
-    for (int j = 0; j < lanes; ++j)
-      if (b < blocks[j]) ++active, last = j;
-    if (active <= 1) {
-      alone = active == 1 ? last : -1;
-      break;
-    }
-    for (int j = 0; j < lanes; ++j) {
-      if (b >= blocks[j]) continue;  // a finished lane: its later permutations are unused
-      const std::uint8_t* src = block_at(rate, jobs[j], b, blocks[j], scratch);
-      for (std::size_t i = 0; i < rate / 8; ++i) s[4 * i + j] ^= load64(src + 8 * i);
-    }
-    keccak_f1600_x4_avx2(s);
-    for (int j = 0; j < lanes; ++j)
-      if (b + 1 == blocks[j]) squeeze_lane(s, j, jobs[j], out_len);
+/// A sponge in a lane: its job (null when the lane is free), the next block to absorb, and how
+/// many output bytes it has delivered.
+struct Lane {
+  const KeccakJob* job;
+  std::size_t block, nblocks, done;
+};
+
+/// The work that follows a permutation in a lane whose words are w[0], w[Stride], ...: absorb the
+/// next block, or, once all are in, squeeze one block. Returns whether the sponge goes on.
+template <int Stride>
+bool lane_step(Lane& l, std::uint64_t* w, std::uint8_t* scratch, std::uint8_t* blk) {
+  const KeccakJob& job = *l.job;
+  const std::size_t words = job.rate >> 3;
+  if (l.block < l.nblocks) {
+    const std::uint8_t* src = job_block(job, l.block, l.nblocks, scratch);
+    for (std::size_t i = 0; i < words; ++i) w[Stride * i] ^= load64(src + 8 * i);
+    ++l.block;
+    return true;
   }
-  Sponge1 sp;  // the lane left, as a one-state sponge at block b of its message
-  if (alone >= 0) {
-    const LaneJob& job = jobs[alone];
-    sponge1_init(sp, rate);
-    for (int i = 0; i < 25; ++i) sp.s[i] = s[4 * i + alone];
-    const std::size_t off = b * rate;
-    if (off < job.len0) sponge1_absorb(sp, job.p0 + off, job.len0 - off);
-    if (job.len1 > 0) {
-      const std::size_t skip = off > job.len0 ? off - job.len0 : 0;
-      sponge1_absorb(sp, job.p1 + skip, job.len1 - skip);
-    }
-    sponge1_finish(sp, job.ds, job.out, out_len);
-  }
-  secure_wipe(scratch, sizeof scratch);
-  secure_wipe(s, sizeof s);
-  secure_wipe(sp.s, sizeof sp.s);
+  for (std::size_t i = 0; i < words; ++i) memcpy(blk + 8 * i, &w[Stride * i], 8);
+  if (job.consume != nullptr) return job.consume(job.ctx, blk);
+  const std::size_t n = job.outlen - l.done < job.rate ? job.outlen - l.done : job.rate;
+  if (n > 0) memcpy(job.out + l.done, blk, n);
+  l.done += n;
+  return l.done < job.outlen;
 }
 
 }  // namespace
+
+void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
+  alignas(32) std::uint64_t s[100];
+  alignas(8) std::uint8_t scratch[168];
+  alignas(8) std::uint8_t blk[168 + 8];  // + 8: consumers may read past the block
+  alignas(8) std::uint64_t one[25];
+  memset(s, 0, sizeof s);
+  memset(blk, 0, sizeof blk);
+  Lane lanes[4] = {};
+  int next = 0;
+  // Lane j takes the next job, if any, and absorbs its first block.
+  const auto start = [&](int j) {
+    lanes[j].job = nullptr;
+    if (next == n) return;
+    const KeccakJob& job = jobs[next++];
+    lanes[j] = {&job, 0, whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + 1, 0};
+    for (int i = 0; i < 25; ++i) s[4 * i + j] = 0;
+    lane_step<4>(lanes[j], s + j, scratch, blk);
+  };
+  for (int j = 0; j < 4; ++j) start(j);
+  for (;;) {
+    int active = 0, last = 0;
+    for (int j = 0; j < 4; ++j)
+      if (lanes[j].job != nullptr) ++active, last = j;
+    if (active == 0) break;
+    if (active == 1 && next == n) {  // the last sponge goes on alone
+      for (int i = 0; i < 25; ++i) one[i] = s[4 * i + last];
+      do keccak_f1600_x1_avx2(one);
+      while (lane_step<1>(lanes[last], one, scratch, blk));
+      break;
+    }
+    keccak_f1600_x4_avx2(s);
+    for (int j = 0; j < 4; ++j)
+      if (lanes[j].job != nullptr && !lane_step<4>(lanes[j], s + j, scratch, blk)) start(j);
+  }
+  // The states and buffers may hold secrets (PRF on sigma, G on m, J on z).
+  secure_wipe(s, sizeof s);
+  secure_wipe(scratch, sizeof scratch);
+  secure_wipe(blk, sizeof blk);
+  secure_wipe(one, sizeof one);
+}
 
 void keccak_f1600_x1_avx2(std::uint64_t s[25]) noexcept { permute<ScalarLane>(s); }
 
@@ -311,17 +318,11 @@ void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std:
   xof_x4(kRate256, out, outlen, in, inlen);
 }
 
-void sha3_256_shake256_x2_avx2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
-                               const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
-                               std::size_t b1len) noexcept {
-  const LaneJob jobs[2] = {{a, alen, nullptr, 0, 0x06, h_out}, {b0, b0len, b1, b1len, 0x1F, j_out}};
-  hash_lanes_x4(kRate256, jobs, 2, 32);
-}
-
 void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
                       const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept {
-  const LaneJob jobs[2] = {{a, alen, nullptr, 0, 0x06, out0}, {b0, b0len, b1, b1len, 0x06, out1}};
-  hash_lanes_x4(kRate256, jobs, 2, 32);
+  const KeccakJob jobs[2] = {{kRate256, 0x06, {a, nullptr}, {alen, 0}, out0, 32, nullptr, nullptr},
+                             {kRate256, 0x06, {b0, b1}, {b0len, b1len}, out1, 32, nullptr, nullptr}};
+  keccak_jobs_avx2(jobs, 2);
 }
 
 void shake128x4_absorb_avx2(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept {

@@ -35,17 +35,34 @@ void shake128_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std:
 void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
                       std::size_t inlen) noexcept;
 
-/// SHA3-256(a) and SHAKE256(b0 || b1, 32) at once, as two lanes of the 4-way permutation (ML-KEM
-/// decapsulation's H(ek) check and J(z || c)). The two inputs may differ in length; each lane's
-/// output is taken right after its own last block.
-void sha3_256_shake256_x2_avx2(std::uint8_t h_out[32], const std::uint8_t* a, std::size_t alen, std::uint8_t j_out[32],
-                               const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1,
-                               std::size_t b1len) noexcept;
-
 /// SHA3-256(a) and SHA3-256(b0 || b1) at once (NTRU decapsulation's K and its rejection key),
 /// as two lanes of the 4-way permutation while both have blocks left, then the longer one alone.
 void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
                       const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept;
+
+/// One sponge of a batch for keccak_jobs_avx2 (FIPS 202, section 4): the message in[0] || in[1]
+/// (a null piece has length 0), padded with the domain bits `ds` (0x06 SHA-3, 0x1F SHAKE) and
+/// pad10*1 at `rate` bytes: 168 (SHAKE128), 136 (SHA3-256, SHAKE256) or 72 (SHA3-512), no other. Output: with
+/// consume null, the first outlen bytes go to out; otherwise consume(ctx, block) receives each
+/// squeezed block of `rate` bytes in turn (readable for 8 bytes past it) and returns whether it
+/// wants the next one.
+struct KeccakJob {
+  std::size_t rate;
+  std::uint8_t ds;
+  const std::uint8_t* in[2];
+  std::size_t inlen[2];
+  std::uint8_t* out;
+  std::size_t outlen;
+  bool (*consume)(void* ctx, const std::uint8_t* block);
+  void* ctx;
+};
+
+/// Runs n independent sponges on the four lanes of the 4-way permutation: jobs enter in order,
+/// each into the first lane that is free, so sponges of different rates, lengths and output
+/// lengths share permutations; once a single sponge is left it goes on with the 1-way
+/// permutation, which costs less. Lengths, and how many blocks a consumer asks for, must be
+/// public: they decide the schedule. Every state and buffer is wiped on return.
+void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept;
 
 /// Four SHAKE128 instances read block by block (168 bytes), as SampleNTT needs.
 struct Shake128x4 {

@@ -504,21 +504,113 @@ TEST_F(Avx2Kernel, Keccak4xMatchesOpenSslOnEveryLength) {
   }
 }
 
-// H(ek) and J(z || c) as two lanes: every length of the first input up to five blocks, with a
-// second input of another length (split into two pieces at a random point) or the same length.
-TEST_F(Avx2Kernel, ShaAndShakeTwoLanesMatchTheSponge) {
-  constexpr std::size_t kMax = 5 * 136 + 3;
-  for (std::size_t alen = 0; alen <= kMax; ++alen) {
-    for (const std::size_t blen : {(alen * 7 + 11) % (kMax + 1), alen}) {
-      const std::vector<std::uint8_t> a = random_bytes(alen + 1), b = random_bytes(blen + 1);
-      const std::size_t split = static_cast<std::size_t>(rng() % (blen + 1));
-      std::array<std::uint8_t, 32> h{}, j{}, hw{}, jw{};
-      av::sha3_256_shake256_x2_avx2(h.data(), a.data(), alen, j.data(), b.data(), split, b.data() + split, blen - split);
-      hash::sha3_256(hw, {ByteView(a.data(), alen)});
-      hash::shake256(jw, {ByteView(b.data(), blen)});
-      ASSERT_EQ(h, hw) << "SHA3-256 lane, lengths " << alen << ", " << blen;
-      ASSERT_EQ(j, jw) << "SHAKE256 lane, lengths " << alen << ", " << blen << " split " << split;
+// Batches of sponges on the lanes of the 4-way permutation: random mixes of the four FIPS 202
+// functions ML-KEM uses (rates 168, 136, 72), message lengths from 0 to five blocks split into two
+// pieces at a random point, fixed output lengths across block boundaries, and consumers that
+// take a random number of blocks; batches of 1 to 12 jobs (so lanes are refilled, and the last
+// sponge goes on alone). Each job equals the portable sponge.
+struct Kind {
+  std::size_t rate;
+  std::uint8_t ds;
+};
+constexpr Kind kShake128{168, 0x1F}, kShake256{136, 0x1F}, kSha3_256{136, 0x06}, kSha3_512{72, 0x06};
+
+std::vector<std::uint8_t> portable_sponge(const Kind& k, ByteView msg, std::size_t outlen) {
+  std::vector<std::uint8_t> out(outlen);
+  if (k.rate == 168) hash::shake128(out, {msg});
+  else if (k.rate == 72) hash::sha3_512(std::span<std::uint8_t, 64>(out.data(), 64), {msg});
+  else if (k.ds == 0x1F) hash::shake256(out, {msg});
+  else hash::sha3_256(std::span<std::uint8_t, 32>(out.data(), 32), {msg});
+  return out;
+}
+
+struct BlockSink {
+  std::vector<std::uint8_t> got;
+  std::size_t rate = 0, wanted = 0;
+  static bool take(void* ctx, const std::uint8_t* block) {
+    auto* b = static_cast<BlockSink*>(ctx);
+    b->got.insert(b->got.end(), block, block + b->rate);
+    return b->got.size() < b->wanted * b->rate;
+  }
+};
+
+TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) {
+  const Kind kinds[4] = {kShake128, kShake256, kSha3_256, kSha3_512};
+  for (int t = 0; t < 400; ++t) {
+    const int n = 1 + static_cast<int>(rng() % 12);
+    std::vector<Kind> kind(n);
+    std::vector<std::vector<std::uint8_t>> msg(n), out(n);
+    std::vector<std::size_t> split(n), outlen(n);
+    std::vector<BlockSink> sink(n);
+    std::vector<av::KeccakJob> jobs(n);
+    for (int i = 0; i < n; ++i) {
+      kind[i] = kinds[rng() % 4];
+      const std::size_t len = static_cast<std::size_t>(rng() % (5 * kind[i].rate + 4));
+      msg[i] = random_bytes(len);
+      split[i] = static_cast<std::size_t>(rng() % (len + 1));
+      const bool shake = kind[i].ds == 0x1F;
+      const bool consumer = shake && rng() % 2 == 0;
+      outlen[i] = !shake ? (kind[i].rate == 72 ? 64 : 32) : 1 + static_cast<std::size_t>(rng() % 400);
+      out[i].assign(outlen[i], 0);
+      sink[i].rate = kind[i].rate;
+      sink[i].wanted = 1 + static_cast<std::size_t>(rng() % 4);
+      jobs[i] = {kind[i].rate, kind[i].ds, {msg[i].data(), msg[i].data() + split[i]}, {split[i], len - split[i]},
+                 consumer ? nullptr : out[i].data(), consumer ? 0 : outlen[i],
+                 consumer ? &BlockSink::take : nullptr, consumer ? &sink[i] : nullptr};
     }
+    av::keccak_jobs_avx2(jobs.data(), n);
+    for (int i = 0; i < n; ++i) {
+      const ByteView m(msg[i].data(), msg[i].size());
+      if (jobs[i].consume != nullptr) {
+        ASSERT_EQ(sink[i].got, portable_sponge(kind[i], m, sink[i].wanted * kind[i].rate))
+            << "batch " << t << " job " << i << " (consumer, rate " << kind[i].rate << ")";
+      } else {
+        ASSERT_EQ(out[i], portable_sponge(kind[i], m, outlen[i]))
+            << "batch " << t << " job " << i << " (rate " << kind[i].rate << ", length " << m.size() << ")";
+      }
+    }
+  }
+}
+
+// The ML-KEM batch (hashes, matrix entries, noise of both etas, in any mix) under both backends.
+TEST_F(Avx2Kernel, XofBatchMatchesThePortableBackend) {
+  for (int t = 0; t < 200; ++t) {
+    const auto rho = random_bytes(32), sigma = random_bytes(32), ek = random_bytes(32 + rng() % 1600);
+    const auto z = random_bytes(32), c = random_bytes(rng() % 1600);
+    XofBatch<NttPoly> ref;
+    XofBatch<Avx2NttPoly> avx;
+    std::array<std::uint8_t, 32> h_ref[2], h_avx[2];
+    const int n_hash = static_cast<int>(rng() % 3);
+    for (int i = 0; i < n_hash; ++i) {
+      const bool shake = i == 1;
+      ref.add_hash(shake, h_ref[i], shake ? ByteView(z) : ByteView(ek), shake ? ByteView(c) : ByteView());
+      avx.add_hash(shake, h_avx[i], shake ? ByteView(z) : ByteView(ek), shake ? ByteView(c) : ByteView());
+    }
+    std::array<std::array<NttPoly, 4>, 4> m_ref;
+    std::array<std::array<Avx2NttPoly, 4>, 4> m_avx;
+    const bool with_matrix = rng() % 4 != 0;
+    if (with_matrix) {
+      const bool transposed_order = rng() % 2 == 0;
+      ref.add_matrix<4>(m_ref, std::span<const std::uint8_t, 32>(rho.data(), 32), transposed_order);
+      avx.add_matrix<4>(m_avx, std::span<const std::uint8_t, 32>(rho.data(), 32), transposed_order);
+      const int keep = 1 + static_cast<int>(rng() % 16);  // any count of entries
+      ref.n_matrix = avx.n_matrix = keep;
+    }
+    std::array<Poly, 9> p_ref, p_avx;
+    const int n1 = static_cast<int>(rng() % 5), n2 = static_cast<int>(rng() % 5);
+    const int eta1 = 2 + static_cast<int>(rng() % 2);
+    const int first = static_cast<int>(rng() % 200);
+    const auto seed = std::span<const std::uint8_t, 32>(sigma.data(), 32);
+    ref.add_noise(p_ref.data(), n1, eta1, seed, first);
+    avx.add_noise(p_avx.data(), n1, eta1, seed, first);
+    ref.add_noise(p_ref.data() + n1, n2, 2, seed, first + n1);
+    avx.add_noise(p_avx.data() + n1, n2, 2, seed, first + n1);
+    RefBackend::run_xof_batch(ref);
+    Avx2Backend::run_xof_batch(avx);
+    for (int i = 0; i < n_hash; ++i) ASSERT_EQ(h_avx[i], h_ref[i]) << "batch " << t << " hash " << i;
+    for (int i = 0; i < ref.n_matrix; ++i)
+      ASSERT_EQ(Avx2Backend::to_fips203_order(*avx.matrix[i]).c, ref.matrix[i]->c) << "batch " << t << " entry " << i;
+    for (int i = 0; i < n1 + n2; ++i) ASSERT_EQ(p_avx[i].c, p_ref[i].c) << "batch " << t << " noise " << i;
   }
 }
 
