@@ -193,25 +193,41 @@ void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, co
 
 // ---- a batch of sponges on the lanes of the 4-way permutation ---------------------------------
 
-/// Block b (of nblocks) of the job's padded message: in place when it lies inside one piece,
-/// otherwise copied into `scratch` (the last block always is, with its padding).
-const std::uint8_t* job_block(const KeccakJob& job, std::size_t b, std::size_t nblocks, std::uint8_t* scratch) {
-  const std::size_t rate = job.rate, len0 = job.inlen[0], off = b * rate;
-  if (b + 1 < nblocks) {  // a whole block of message bytes
-    if (off + rate <= len0) return job.in[0] + off;
-    if (off >= len0) return job.in[1] + (off - len0);
+/// The message bytes [pos, pos + 8) of in[0] || in[1] (zero past its end) as a little-endian
+/// word: one load inside a piece, byte by byte across the pieces' boundary or the end.
+inline std::uint64_t message_word(const KeccakJob& job, std::size_t pos) {
+  const std::size_t len0 = job.inlen[0], len = len0 + job.inlen[1];
+  if (pos + 8 <= len0) return load64(job.in[0] + pos);
+  if (pos >= len0 && pos + 8 <= len) return load64(job.in[1] + (pos - len0));
+  std::uint64_t v = 0;
+  for (std::size_t k = 0; k < 8 && pos + k < len; ++k) {
+    const std::size_t p = pos + k;
+    v |= std::uint64_t{p < len0 ? job.in[0][p] : job.in[1][p - len0]} << (8 * k);
   }
-  const std::size_t len = len0 + job.inlen[1];
-  const std::size_t n = len - off < rate ? len - off : rate;
-  memset(scratch, 0, rate);
-  const std::size_t from0 = off < len0 ? (len0 - off < n ? len0 - off : n) : 0;
-  if (from0 > 0) memcpy(scratch, job.in[0] + off, from0);
-  if (n > from0) memcpy(scratch + from0, job.in[1] + (off + from0 - len0), n - from0);
-  if (b + 1 == nblocks) {
-    scratch[n] ^= job.ds;
-    scratch[rate - 1] ^= 0x80;
+  return v;
+}
+
+/// XORs block b (of nblocks) of the job's padded message into a lane whose words are w[0],
+/// w[Stride], ...: a whole block inside one piece word by word, the others through message_word;
+/// the last block (len mod Rate message bytes) gets the domain bits and pad10*1.
+template <std::size_t Rate, int Stride>
+inline void absorb_block(std::uint64_t* w, const KeccakJob& job, std::size_t b, std::size_t nblocks) {
+  constexpr std::size_t kWords = Rate / 8;
+  const std::size_t off = b * Rate, len0 = job.inlen[0];
+  if (b + 1 < nblocks) {
+    const std::uint8_t* src = off + Rate <= len0 ? job.in[0] + off : off >= len0 ? job.in[1] + (off - len0) : nullptr;
+    if (src != nullptr) {
+#pragma GCC unroll 21
+      for (std::size_t i = 0; i < kWords; ++i) w[Stride * i] ^= load64(src + 8 * i);
+    } else {
+      for (std::size_t i = 0; i < kWords; ++i) w[Stride * i] ^= message_word(job, off + 8 * i);
+    }
+    return;
   }
-  return scratch;
+  const std::size_t n = len0 + job.inlen[1] - off;  // < Rate
+  for (std::size_t i = 0; 8 * i < n; ++i) w[Stride * i] ^= message_word(job, off + 8 * i);
+  w[Stride * (n >> 3)] ^= std::uint64_t{job.ds} << (8 * (n & 7));
+  w[Stride * (kWords - 1)] ^= std::uint64_t{0x80} << 56;
 }
 
 /// floor(len / rate) for the rates of FIPS 202 this file uses (168, 136, 72), by multiplication:
@@ -228,30 +244,46 @@ struct Lane {
 };
 
 /// The work that follows a permutation in a lane whose words are w[0], w[Stride], ...: absorb the
-/// next block, or, once all are in, squeeze one block. Returns whether the sponge goes on.
-template <int Stride>
-bool lane_step(Lane& l, std::uint64_t* w, std::uint8_t* scratch, std::uint8_t* blk) {
+/// next block, or, once all are in, squeeze one block (to the consumer through blk, or straight
+/// to the output). Returns whether the sponge goes on.
+template <std::size_t Rate, int Stride>
+bool lane_step_at(Lane& l, std::uint64_t* w, std::uint8_t* blk) {
   const KeccakJob& job = *l.job;
-  const std::size_t words = job.rate >> 3;
   if (l.block < l.nblocks) {
-    const std::uint8_t* src = job_block(job, l.block, l.nblocks, scratch);
-    for (std::size_t i = 0; i < words; ++i) w[Stride * i] ^= load64(src + 8 * i);
+    absorb_block<Rate, Stride>(w, job, l.block, l.nblocks);
     ++l.block;
     return true;
   }
-  for (std::size_t i = 0; i < words; ++i) memcpy(blk + 8 * i, &w[Stride * i], 8);
-  if (job.consume != nullptr) return job.consume(job.ctx, blk);
-  const std::size_t n = job.outlen - l.done < job.rate ? job.outlen - l.done : job.rate;
-  if (n > 0) memcpy(job.out + l.done, blk, n);
+  if (job.consume != nullptr) {
+#pragma GCC unroll 21
+    for (std::size_t i = 0; i < Rate / 8; ++i) memcpy(blk + 8 * i, &w[Stride * i], 8);
+    return job.consume(job.ctx, blk);
+  }
+  const std::size_t n = job.outlen - l.done < Rate ? job.outlen - l.done : Rate;
+  std::uint8_t* out = job.out + l.done;
+  std::size_t i = 0;
+  for (; 8 * i + 8 <= n; ++i) memcpy(out + 8 * i, &w[Stride * i], 8);
+  if (8 * i < n) {
+    const std::uint64_t t = w[Stride * i];
+    memcpy(out + 8 * i, &t, n - 8 * i);
+  }
   l.done += n;
   return l.done < job.outlen;
+}
+
+template <int Stride>
+bool lane_step(Lane& l, std::uint64_t* w, std::uint8_t* blk) {
+  switch (l.job->rate) {
+    case 168: return lane_step_at<168, Stride>(l, w, blk);
+    case 136: return lane_step_at<136, Stride>(l, w, blk);
+    default: return lane_step_at<72, Stride>(l, w, blk);
+  }
 }
 
 }  // namespace
 
 void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
   alignas(32) std::uint64_t s[100];
-  alignas(8) std::uint8_t scratch[168];
   alignas(8) std::uint8_t blk[168 + 8];  // + 8: consumers may read past the block
   alignas(8) std::uint64_t one[25];
   memset(s, 0, sizeof s);
@@ -265,7 +297,7 @@ void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
     const KeccakJob& job = jobs[next++];
     lanes[j] = {&job, 0, whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + 1, 0};
     for (int i = 0; i < 25; ++i) s[4 * i + j] = 0;
-    lane_step<4>(lanes[j], s + j, scratch, blk);
+    lane_step<4>(lanes[j], s + j, blk);
   };
   for (int j = 0; j < 4; ++j) start(j);
   for (;;) {
@@ -276,16 +308,15 @@ void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
     if (active == 1 && next == n) {  // the last sponge goes on alone
       for (int i = 0; i < 25; ++i) one[i] = s[4 * i + last];
       do keccak_f1600_x1_avx2(one);
-      while (lane_step<1>(lanes[last], one, scratch, blk));
+      while (lane_step<1>(lanes[last], one, blk));
       break;
     }
     keccak_f1600_x4_avx2(s);
     for (int j = 0; j < 4; ++j)
-      if (lanes[j].job != nullptr && !lane_step<4>(lanes[j], s + j, scratch, blk)) start(j);
+      if (lanes[j].job != nullptr && !lane_step<4>(lanes[j], s + j, blk)) start(j);
   }
   // The states and buffers may hold secrets (PRF on sigma, G on m, J on z).
   secure_wipe(s, sizeof s);
-  secure_wipe(scratch, sizeof scratch);
   secure_wipe(blk, sizeof blk);
   secure_wipe(one, sizeof one);
 }
