@@ -37,8 +37,9 @@ std::string list_text() {
   const auto& f = simd::cpu_features();
   out += fmt::format("random bytes: {}\n", random_source_text());
   out += fmt::format("implementations usable on this CPU: {}\n", impls);
-  out += fmt::format("CPU: {} (AVX2 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {})\n", simd::cpu_brand(),
-                     yes_no(f.avx2), yes_no(f.bmi2), yes_no(f.popcnt), yes_no(f.pclmul), yes_no(f.avx512f));
+  out += fmt::format("CPU: {} (AVX2 {}, BMI1 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {})\n", simd::cpu_brand(),
+                     yes_no(f.avx2), yes_no(f.bmi1), yes_no(f.bmi2), yes_no(f.popcnt), yes_no(f.pclmul),
+                     yes_no(f.avx512f));
   return out;
 }
 
@@ -70,6 +71,7 @@ std::string list_json() {
       .add("cpu", JsonValue::object()
                       .add_string("brand", simd::cpu_brand())
                       .add_bool("avx2", f.avx2)
+                      .add_bool("bmi1", f.bmi1)
                       .add_bool("bmi2", f.bmi2)
                       .add_bool("popcnt", f.popcnt)
                       .add_bool("pclmulqdq", f.pclmul)

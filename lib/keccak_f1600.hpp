@@ -26,7 +26,7 @@ alignas(32) inline constexpr std::uint64_t kRc[24] = {
     0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
 
 namespace {  // a distinct type in every translation unit (see above)
-/// 64-bit integer lanes: one state. With -mbmi2 the compiler emits andn and rorx.
+/// 64-bit integer lanes: one state. With -mbmi (BMI1) the compiler emits andn, with -mbmi2 rorx.
 struct U64Lane {
   using V = std::uint64_t;
   static V bxor(V a, V b) { return a ^ b; }

@@ -34,6 +34,7 @@ CpuFeatures detect() noexcept {
   if (__get_cpuid_max(0, nullptr) >= 7) {
     __cpuid_count(7, 0, a, b, c, d);
     f.avx2 = avx && ymm_enabled && (b & bit_AVX2) != 0;
+    f.bmi1 = (b & bit_BMI) != 0;
     f.bmi2 = (b & bit_BMI2) != 0;
     f.avx512f = zmm_enabled && (b & bit_AVX512F) != 0;
   }

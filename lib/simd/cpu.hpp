@@ -9,6 +9,7 @@ namespace pqkem::simd {
 
 struct CpuFeatures {
   bool avx2 = false;    ///< AVX2 instructions present *and* YMM state enabled by the OS
+  bool bmi1 = false;    ///< andn (the Keccak chi step)
   bool bmi2 = false;
   bool popcnt = false;
   bool pclmul = false;  ///< PCLMULQDQ (carry-less multiplication)

@@ -44,7 +44,8 @@ std::string_view impl_unusable_reason(Impl impl) noexcept {
   if (!PQKEM_HAVE_AVX2) return "this build has no AVX2 kernels";
   const CpuFeatures& f = cpu_features();
   if (!f.avx2) return "this CPU (or its operating system) does not support AVX2";
-  if (!f.bmi2 || !f.popcnt || !f.pclmul) return "this CPU lacks BMI2, POPCNT or PCLMULQDQ, which the AVX2 kernels use";
+  if (!f.bmi1 || !f.bmi2 || !f.popcnt || !f.pclmul)
+    return "this CPU lacks BMI1, BMI2, POPCNT or PCLMULQDQ, which the AVX2 kernels use";
   return {};
 }
 

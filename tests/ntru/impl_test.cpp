@@ -18,7 +18,7 @@ TEST(NtruImpl, ActiveImplementationIsTheRequestedOne) {
   const char* env = std::getenv("PQKEM_IMPL");
   const std::string requested = env != nullptr ? env : "";
   const auto& f = simd::cpu_features();
-  const bool cpu_avx2 = f.avx2 && f.bmi2 && f.popcnt && f.pclmul;
+  const bool cpu_avx2 = f.avx2 && f.bmi1 && f.bmi2 && f.popcnt && f.pclmul;
   if (requested == "avx2" && cpu_avx2) {
     ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
     EXPECT_EQ(simd::active_impl(), simd::Impl::avx2);

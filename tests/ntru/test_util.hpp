@@ -32,7 +32,7 @@ public:
 /// dispatcher, so a dispatcher that wrongly falls back to portable code fails the tests).
 inline bool cpu_has_avx2_kernels() {
   const auto& f = simd::cpu_features();
-  return f.avx2 && f.bmi2 && f.popcnt && f.pclmul;
+  return f.avx2 && f.bmi1 && f.bmi2 && f.popcnt && f.pclmul;
 }
 
 inline std::string sha256_hex(std::string_view text) {

@@ -21,7 +21,7 @@ TEST(PQKEM_IMPL_SELECTION_SUITE, EnvironmentImplIsInEffect) {
   const char* env = std::getenv("PQKEM_IMPL");
   const std::string want = env != nullptr ? env : "auto";
   const auto& f = simd::cpu_features();
-  const bool cpu_avx2 = f.avx2 && f.bmi2 && f.popcnt;
+  const bool cpu_avx2 = f.avx2 && f.bmi1 && f.bmi2 && f.popcnt && f.pclmul;
   if (want == "avx2") {
     if (cpu_avx2) {
       ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);

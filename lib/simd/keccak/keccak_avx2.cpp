@@ -1,6 +1,6 @@
 // Keccak-f[1600] and the SHA-3 sponges for the AVX2 backend (see keccak_avx2.hpp).
 //
-// Compiled with -mavx2 -mbmi2. Everything below the public functions has internal linkage
+// Compiled with -mavx2 -mbmi -mbmi2. Everything below the public functions has internal linkage
 // (anonymous namespace) and uses no STL, so no code compiled with these flags can be picked
 // by the linker for a portable caller.
 #include "simd/keccak/keccak_avx2.hpp"

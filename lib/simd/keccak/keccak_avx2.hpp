@@ -2,7 +2,7 @@
 // states, one per 64-bit lane of a YMM register) and a 1-way BMI2 permutation, with the
 // SHA-3 / SHAKE sponges ML-KEM needs (FIPS 202).
 //
-// Defined in keccak_avx2.cpp, which is compiled with -mavx2 -mbmi2; call these only when
+// Defined in keccak_avx2.cpp, which is compiled with -mavx2 -mbmi -mbmi2; call these only when
 // simd::impl_usable(simd::Impl::avx2). This header is included by portable translation units
 // too, so it stays C-like: declarations of plain functions on integer arrays, no inline code.
 #pragma once

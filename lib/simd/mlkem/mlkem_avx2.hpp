@@ -1,5 +1,5 @@
 // pqkem: the ML-KEM kernels of the AVX2 backend (FIPS 203), twins of the portable code in
-// lib/mlkem. Defined in mlkem_*_avx2.cpp, compiled with -mavx2 -mbmi2 -mpopcnt; call them only
+// lib/mlkem. Defined in mlkem_*_avx2.cpp, compiled with -mavx2 -mbmi -mbmi2 -mpopcnt; call them only
 // when simd::impl_usable(simd::Impl::avx2). Included by portable translation units too, so this
 // header stays C-like: declarations only, plain integer arrays.
 //

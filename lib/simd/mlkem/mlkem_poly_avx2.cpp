@@ -1,6 +1,6 @@
 // ML-KEM AVX2 kernels on polynomials: NTT, NTT^-1, base multiplication, reductions,
 // ByteEncode/ByteDecode and Compress/Decompress (contracts in mlkem_avx2.hpp).
-// Compiled with -mavx2 -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
+// Compiled with -mavx2 -mbmi -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
 #include <string.h>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)

@@ -1,6 +1,6 @@
 // ML-KEM AVX2 sampling kernels: rejection sampling (SampleNTT), CBD (SamplePolyCBD), and the
 // 4-way samplers that feed them from the 4-way Keccak (contracts in mlkem_avx2.hpp).
-// Compiled with -mavx2 -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
+// Compiled with -mavx2 -mbmi -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
 #include <string.h>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)

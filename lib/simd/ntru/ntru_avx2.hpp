@@ -11,7 +11,7 @@
 //     a or b; the result is bit for bit the portable twin's (lib/ntru/poly.hpp states the
 //     representations "mod 2^16", "Rq", "Sq", "Z3", "S3");
 //   - constant time: no branch, table index or division depends on coefficient values;
-//   - the CPU supports AVX2, BMI2, POPCNT and PCLMULQDQ (the dispatcher checks it), stack temporaries
+//   - the CPU supports AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ (the dispatcher checks it), stack temporaries
 //     that held coefficients are wiped before returning.
 #pragma once
 

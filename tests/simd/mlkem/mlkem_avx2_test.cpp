@@ -1,7 +1,7 @@
 // ML-KEM AVX2 kernels against their portable twins (lib/mlkem), the 4-way and 1-way Keccak
 // against OpenSSL, and the whole KEM once per implementation, byte for byte.
 //
-// On a CPU with AVX2, BMI2, POPCNT and PCLMULQDQ the AVX2 kernels must be compiled in, usable and
+// On a CPU with AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ the AVX2 kernels must be compiled in, usable and
 // selected: anything else FAILS (never skips). On a CPU without them the tests check that
 // dispatch falls back to the portable code.
 #include <gtest/gtest.h>
@@ -32,7 +32,7 @@ namespace {
 
 bool cpu_has_avx2() {
   const auto& f = simd::cpu_features();
-  return f.avx2 && f.bmi2 && f.popcnt && f.pclmul;
+  return f.avx2 && f.bmi1 && f.bmi2 && f.popcnt && f.pclmul;
 }
 
 TEST(MlKemAvx2, UsableWheneverTheCpuHasAvx2) {

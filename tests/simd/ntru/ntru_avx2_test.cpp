@@ -3,7 +3,7 @@
 // are not invertible (both twins must then agree on the output too), aliasing (r = a), and the
 // whole KEM once per implementation, byte for byte.
 //
-// On a CPU with AVX2, BMI2, POPCNT and PCLMULQDQ the AVX2 kernels must be usable and actually selected:
+// On a CPU with AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ the AVX2 kernels must be usable and actually selected:
 // anything else FAILS (never skips). On a CPU without them the tests check the portable fallback.
 #include <gtest/gtest.h>
 

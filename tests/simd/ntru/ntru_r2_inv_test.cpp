@@ -3,7 +3,7 @@
 // inputs each and on edge inputs; every result is also checked independently: a r = 1 mod (2, Phi_n)
 // by a schoolbook GF(2) product written here, or r = 0 when a = 0 mod (2, Phi_n).
 //
-// On a CPU with AVX2, BMI2, POPCNT and PCLMULQDQ the AVX2 kernel must be the one tested (a test
+// On a CPU with AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ the AVX2 kernel must be the one tested (a test
 // FAILS otherwise); on a CPU without them the tests check the portable table.
 #include <gtest/gtest.h>
 
