@@ -323,34 +323,84 @@ inline __m256i unpack16(__m256i x) {
   return _mm256_or_si256(e, _mm256_slli_epi32(o, 16));
 }
 
-/// ByteEncode_D of 256 values < 2^D given as 16 registers produced by `get(g)`.
+/// Groups (16 values, 2D bytes) whose 16-byte accesses at 2Dg and 2Dg + D stay inside the 32D
+/// bytes of a ByteEncode_D string; the rest go through a small buffer.
+template <int D>
+constexpr int kDirectGroups = (31 * D - 16) / (2 * D) + 1 < 16 ? (31 * D - 16) / (2 * D) + 1 : 16;
+static_assert(kDirectGroups<4> == 14 && kDirectGroups<5> == 14 && kDirectGroups<10> == 15 &&
+              kDirectGroups<11> == 15);
+
+/// ByteEncode_D of 256 values < 2^D given as 16 registers produced by `get(g)`, written in place:
+/// each group's high 16-byte store also writes bytes that the next group's stores overwrite; the
+/// last groups go through a 64-byte buffer, so nothing is written past 32 D bytes.
 template <int D, class Get>
 inline void encode_poly(std::uint8_t* out, Get get) {
-  alignas(32) std::uint8_t buf[32 * D + 32];
-  for (int g = 0; g < 16; ++g) {
+  constexpr int kDirect = kDirectGroups<D>;
+  for (int g = 0; g < kDirect; ++g) {
     const __m256i p = pack16<D>(get(g));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(buf + 2 * D * g), _mm256_castsi256_si128(p));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(buf + 2 * D * g + D), _mm256_extracti128_si256(p, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * D * g), _mm256_castsi256_si128(p));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * D * g + D), _mm256_extracti128_si256(p, 1));
   }
-  memcpy(out, buf, 32 * D);
-  // Secret for D = 1 (K-PKE.Decrypt's message m) and, in decapsulation, for every D: the
-  // re-encryption c' reveals m' when the ciphertext was crafted.
-  secure_wipe(buf, sizeof buf);
+  alignas(16) std::uint8_t tail[64];
+  for (int g = kDirect; g < 16; ++g) {
+    const __m256i p = pack16<D>(get(g));
+    std::uint8_t* o = tail + 2 * D * (g - kDirect);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm256_castsi256_si128(p));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + D), _mm256_extracti128_si256(p, 1));
+  }
+  memcpy(out + 2 * D * kDirect, tail, 2 * D * (16 - kDirect));
+  // Secret in decapsulation (the re-encryption c' reveals m' when the ciphertext was crafted).
+  secure_wipe(tail, sizeof tail);
 }
 
-/// ByteDecode_D into 16 registers handed to `put(g, values)`.
+/// The two 128-bit halves of group g (2D bytes at p): bytes p[0 .. 16) low, p[D .. D + 16) high.
+template <int D>
+inline __m256i load_group(const std::uint8_t* p) {
+  return _mm256_set_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + D)),
+                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+/// ByteDecode_D read in place, groups handed to put(g, halves) as load_group gives them; the last
+/// groups are read from a zero-padded copy, so nothing is read past 32 D bytes.
 template <int D, class Put>
-inline void decode_poly(const std::uint8_t* in, Put put) {
-  alignas(32) std::uint8_t buf[32 * D + 32];
-  memcpy(buf, in, 32 * D);
-  memset(buf + 32 * D, 0, 32);
-  for (int g = 0; g < 16; ++g) {
-    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 2 * D * g));
-    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 2 * D * g + D));
-    put(g, unpack16<D>(_mm256_set_m128i(hi, lo)));
+inline void decode_groups(const std::uint8_t* in, Put put) {
+  constexpr int kDirect = kDirectGroups<D>;
+  for (int g = 0; g < kDirect; ++g) put(g, load_group<D>(in + 2 * D * g));
+  alignas(16) std::uint8_t tail[64] = {};
+  memcpy(tail, in + 2 * D * kDirect, 2 * D * (16 - kDirect));
+  for (int g = kDirect; g < 16; ++g) put(g, load_group<D>(tail + 2 * D * (g - kDirect)));
+  // Ciphertext only (public): D = 1, the secret message, has its own decoder.
+}
+
+/// Decompress_D(ByteDecode_D) of one group for D <= 10, where each value's D bits lie within the
+/// two bytes starting at byte floor(k D / 8) of its half: pshufb gathers those bytes into 16-bit
+/// lane k, mullo by 2^(16 - D - off_k) lifts the field to the top, a shift and a mask leave
+/// y 2^(15 - D), and mulhrs by q gives (q y + 2^(D-1)) >> D.
+struct Gather16Ctl {
+  std::uint8_t idx[16];
+  std::int16_t mul[8];
+};
+constexpr Gather16Ctl make_gather16(int d) {
+  Gather16Ctl c{};
+  for (int k = 0; k < 8; ++k) {
+    const int b = (k * d) / 8, off = (k * d) % 8;
+    c.idx[2 * k] = static_cast<std::uint8_t>(b);
+    c.idx[2 * k + 1] = static_cast<std::uint8_t>(b + 1);
+    c.mul[k] = static_cast<std::int16_t>(1 << (16 - d - off));
   }
-  // Only D = 1 decodes a secret (K-PKE.Encrypt's message m); the others decode a ciphertext.
-  if constexpr (D == 1) secure_wipe(buf, sizeof buf);
+  return c;
+}
+template <int D>
+inline constexpr Gather16Ctl kGather16 = make_gather16(D);
+
+template <int D>
+inline __m256i decompress_group16(__m256i halves) {
+  static_assert(D <= 10, "the D bits of every value must fit two bytes");
+  const __m256i x = _mm256_shuffle_epi8(halves, bcast128(kGather16<D>.idx));
+  const __m256i mul = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kGather16<D>.mul)));
+  const __m256i top = _mm256_mullo_epi16(x, mul);
+  const __m256i y = _mm256_and_si256(_mm256_srli_epi16(top, 1), _mm256_set1_epi16(static_cast<std::int16_t>(((1 << D) - 1) << (15 - D))));
+  return _mm256_mulhrs_epi16(y, _mm256_set1_epi16(kQ));
 }
 
 // Compress_d(x) = round(2^d x / q) mod 2^d for 0 <= x < q. Estimate y' = round(hi(16 x B) / 16)
@@ -443,7 +493,36 @@ void compress_encode(std::uint8_t* out, const std::int16_t* a) {
 
 template <int D>
 void decode_decompress(std::int16_t* a, const std::uint8_t* in) {
-  decode_poly<D>(in, [a](int g, __m256i v) { store_reg(a, g, decompress16<D>(v)); });
+  if constexpr (D <= 10) {
+    decode_groups<D>(in, [a](int g, __m256i v) { store_reg(a, g, decompress_group16<D>(v)); });
+  } else {
+    decode_groups<D>(in, [a](int g, __m256i v) { store_reg(a, g, decompress16<D>(unpack16<D>(v))); });
+  }
+}
+
+// D = 1, the message m (secret): 32 values per 4 bytes. Encoding: packs to bytes, restores their
+// order across the 128-bit lanes, moves each bit to the top of its byte, and movemask gathers
+// them. Decoding: each 16-bit lane tests its own bit of a broadcast 16-bit word; a set bit
+// becomes Decompress_1(1) = 1665. Neither leaves a copy of m behind.
+void compress_encode_1(std::uint8_t* out, const std::int16_t* a) {
+  for (int i = 0; i < 8; ++i) {
+    const __m256i c0 = compress16<1>(load_reg(a, 2 * i)), c1 = compress16<1>(load_reg(a, 2 * i + 1));
+    const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(c0, c1), 0xD8);
+    const int bits = _mm256_movemask_epi8(_mm256_slli_epi16(bytes, 7));
+    memcpy(out + 4 * i, &bits, 4);
+  }
+}
+
+void decode_decompress_1(std::int16_t* a, const std::uint8_t* in) {
+  const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                        static_cast<std::int16_t>(0x8000));
+  const __m256i half_q = _mm256_set1_epi16((kQ + 1) / 2);
+  for (int g = 0; g < 16; ++g) {
+    std::int16_t w;
+    memcpy(&w, in + 2 * g, 2);
+    const __m256i set = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(w), bit), bit);
+    store_reg(a, g, _mm256_and_si256(set, half_q));
+  }
 }
 
 }  // namespace
@@ -475,7 +554,7 @@ bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
 
 void mlkem_compress_encode_avx2(std::uint8_t* out, const std::int16_t a[256], int d) noexcept {
   switch (d) {
-    case 1: compress_encode<1>(out, a); break;
+    case 1: compress_encode_1(out, a); break;
     case 4: compress_encode<4>(out, a); break;
     case 5: compress_encode<5>(out, a); break;
     case 10: compress_encode<10>(out, a); break;
@@ -486,7 +565,7 @@ void mlkem_compress_encode_avx2(std::uint8_t* out, const std::int16_t a[256], in
 
 void mlkem_decode_decompress_avx2(std::int16_t a[256], const std::uint8_t* in, int d) noexcept {
   switch (d) {
-    case 1: decode_decompress<1>(a, in); break;
+    case 1: decode_decompress_1(a, in); break;
     case 4: decode_decompress<4>(a, in); break;
     case 5: decode_decompress<5>(a, in); break;
     case 10: decode_decompress<10>(a, in); break;

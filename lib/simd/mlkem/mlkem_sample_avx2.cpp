@@ -232,7 +232,7 @@ void mlkem_xof_batch_avx2(const MlkemXofBatch& b) noexcept {
     store16(b.matrix[i], r);
   }
   for (int i = 0; i < b.n_noise; ++i) mlkem_cbd_avx2(b.noise[i], prf[i], b.eta[i]);
-  secure_wipe(prf, sizeof prf);
+  secure_wipe(prf, sizeof prf[0] * static_cast<std::size_t>(b.n_noise));  // the rows written
 }
 
 }  // namespace pqkem::simd::avx2
