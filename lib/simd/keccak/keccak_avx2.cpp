@@ -244,39 +244,29 @@ struct Lane {
 };
 
 /// The work that follows a permutation in a lane whose words are w[0], w[Stride], ...: absorb the
-/// next block, or, once all are in, squeeze one block (to the consumer through blk, or straight
-/// to the output). Returns whether the sponge goes on.
+/// next block, or, once all are in, squeeze one block from `squeezed` (the lane's rate bytes,
+/// readable for 8 more) to the consumer or the output. Returns whether the sponge goes on.
 template <std::size_t Rate, int Stride>
-bool lane_step_at(Lane& l, std::uint64_t* w, std::uint8_t* blk) {
+bool lane_step_at(Lane& l, std::uint64_t* w, const std::uint8_t* squeezed) {
   const KeccakJob& job = *l.job;
   if (l.block < l.nblocks) {
     absorb_block<Rate, Stride>(w, job, l.block, l.nblocks);
     ++l.block;
     return true;
   }
-  if (job.consume != nullptr) {
-#pragma GCC unroll 21
-    for (std::size_t i = 0; i < Rate / 8; ++i) memcpy(blk + 8 * i, &w[Stride * i], 8);
-    return job.consume(job.ctx, blk);
-  }
+  if (job.consume != nullptr) return job.consume(job.ctx, squeezed);
   const std::size_t n = job.outlen - l.done < Rate ? job.outlen - l.done : Rate;
-  std::uint8_t* out = job.out + l.done;
-  std::size_t i = 0;
-  for (; 8 * i + 8 <= n; ++i) memcpy(out + 8 * i, &w[Stride * i], 8);
-  if (8 * i < n) {
-    const std::uint64_t t = w[Stride * i];
-    memcpy(out + 8 * i, &t, n - 8 * i);
-  }
+  if (n > 0) memcpy(job.out + l.done, squeezed, n);
   l.done += n;
   return l.done < job.outlen;
 }
 
 template <int Stride>
-bool lane_step(Lane& l, std::uint64_t* w, std::uint8_t* blk) {
+bool lane_step(Lane& l, std::uint64_t* w, const std::uint8_t* squeezed) {
   switch (l.job->rate) {
-    case 168: return lane_step_at<168, Stride>(l, w, blk);
-    case 136: return lane_step_at<136, Stride>(l, w, blk);
-    default: return lane_step_at<72, Stride>(l, w, blk);
+    case 168: return lane_step_at<168, Stride>(l, w, squeezed);
+    case 136: return lane_step_at<136, Stride>(l, w, squeezed);
+    default: return lane_step_at<72, Stride>(l, w, squeezed);
   }
 }
 
@@ -284,8 +274,9 @@ bool lane_step(Lane& l, std::uint64_t* w, std::uint8_t* blk) {
 
 void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
   alignas(32) std::uint64_t s[100];
-  alignas(8) std::uint8_t blk[168 + 8];  // + 8: consumers may read past the block
-  alignas(8) std::uint64_t one[25];
+  alignas(32) std::uint8_t blk[4][168 + 8];  // + 8: consumers may read past the block
+  alignas(8) std::uint64_t one[25];          // 200 bytes: rate + 8 readable too
+  std::uint8_t* const blk_lane[4] = {blk[0], blk[1], blk[2], blk[3]};
   memset(s, 0, sizeof s);
   memset(blk, 0, sizeof blk);
   Lane lanes[4] = {};
@@ -297,23 +288,29 @@ void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
     const KeccakJob& job = jobs[next++];
     lanes[j] = {&job, 0, whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + 1, 0};
     for (int i = 0; i < 25; ++i) s[4 * i + j] = 0;
-    lane_step<4>(lanes[j], s + j, blk);
+    lane_step<4>(lanes[j], s + j, nullptr);
   };
   for (int j = 0; j < 4; ++j) start(j);
   for (;;) {
     int active = 0, last = 0;
+    bool squeezing = false;
     for (int j = 0; j < 4; ++j)
-      if (lanes[j].job != nullptr) ++active, last = j;
+      if (lanes[j].job != nullptr) {
+        ++active, last = j;
+        squeezing |= lanes[j].block == lanes[j].nblocks;
+      }
     if (active == 0) break;
     if (active == 1 && next == n) {  // the last sponge goes on alone
       for (int i = 0; i < 25; ++i) one[i] = s[4 * i + last];
       do keccak_f1600_x1_avx2(one);
-      while (lane_step<1>(lanes[last], one, blk));
+      while (lane_step<1>(lanes[last], one, reinterpret_cast<const std::uint8_t*>(one)));
       break;
     }
     keccak_f1600_x4_avx2(s);
+    // Any lane squeezing: take the rate part of all four at once (4 x 4 word transposes).
+    if (squeezing) extract_x4(s, blk_lane, 0, 168);
     for (int j = 0; j < 4; ++j)
-      if (lanes[j].job != nullptr && !lane_step<4>(lanes[j], s + j, blk)) start(j);
+      if (lanes[j].job != nullptr && !lane_step<4>(lanes[j], s + j, blk[j])) start(j);
   }
   // The states and buffers may hold secrets (PRF on sigma, G on m, J on z).
   secure_wipe(s, sizeof s);
