@@ -168,10 +168,7 @@ void mlkem_sample_ntt_x4_avx2(std::int16_t* const out[4], const std::uint8_t rho
     }
   }
   for (int j = 0; j < n; ++j) {
-    __m256i r[16];
-    load16(r, coeffs[j]);
-    transpose16(r);
-    store16(out[j], r);
+    transpose16_mem(out[j], coeffs[j]);
   }
 }
 
@@ -225,12 +222,7 @@ void mlkem_xof_batch_avx2(const MlkemXofBatch& b) noexcept {
     jobs[n++] = {136, 0x1F, {b.sigma, &b.nonce[i]}, {32, 1}, prf[i], 64 * static_cast<std::size_t>(b.eta[i]),
                  nullptr, nullptr};
   keccak_jobs_avx2(jobs, n);
-  for (int i = 0; i < b.n_matrix; ++i) {  // to the AVX2 order
-    __m256i r[16];
-    load16(r, b.matrix[i]);
-    transpose16(r);
-    store16(b.matrix[i], r);
-  }
+  for (int i = 0; i < b.n_matrix; ++i) transpose16_mem(b.matrix[i], b.matrix[i]);  // to the AVX2 order
   for (int i = 0; i < b.n_noise; ++i) mlkem_cbd_avx2(b.noise[i], prf[i], b.eta[i]);
   secure_wipe(prf, sizeof prf[0] * static_cast<std::size_t>(b.n_noise));  // the rows written
 }
