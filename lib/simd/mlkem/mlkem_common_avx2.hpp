@@ -72,6 +72,18 @@ static inline void transpose8_lanes(__m256i* x) {
   }
 }
 
+/// The second half of a 16 x 16 transposition: row k takes the low 128-bit lanes of rows k and
+/// k + 8 of `in`, row k + 8 their high lanes (k < 8); `out` may be `in`.
+static inline void exchange_lanes_mem(std::int16_t* out, const std::int16_t* in) {
+  const auto* vi = reinterpret_cast<const __m256i*>(in);
+  auto* vo = reinterpret_cast<__m256i*>(out);
+  for (int k = 0; k < 8; ++k) {
+    const __m256i c = _mm256_loadu_si256(vi + k), d = _mm256_loadu_si256(vi + 8 + k);
+    _mm256_storeu_si256(vo + k, _mm256_permute2x128_si256(c, d, 0x20));
+    _mm256_storeu_si256(vo + 8 + k, _mm256_permute2x128_si256(c, d, 0x31));
+  }
+}
+
 /// 16 x 16 transposition of 256 int16 in memory (row i = elements 16 i .. 16 i + 15), from `in`
 /// to `out` (which may be the same), in two passes of at most eight live registers: the in-lane
 /// 8 x 8 transposition of each half, then the exchange of 128-bit lanes between rows k and k + 8
@@ -85,11 +97,7 @@ static inline void transpose16_mem(std::int16_t* out, const std::int16_t* in) {
     transpose8_lanes(r);
     for (int j = 0; j < 8; ++j) _mm256_storeu_si256(vo + h + j, r[j]);
   }
-  for (int k = 0; k < 8; ++k) {
-    const __m256i c = _mm256_loadu_si256(vo + k), d = _mm256_loadu_si256(vo + 8 + k);
-    _mm256_storeu_si256(vo + k, _mm256_permute2x128_si256(c, d, 0x20));
-    _mm256_storeu_si256(vo + 8 + k, _mm256_permute2x128_si256(c, d, 0x31));
-  }
+  exchange_lanes_mem(out, out);
 }
 
 }  // namespace pqkem::simd::avx2::detail

@@ -469,22 +469,35 @@ inline __m256i decompress_group16(__m256i halves) {
   return _mm256_mulhrs_epi16(y, _mm256_set1_epi16(kQ));
 }
 
-// Compress_d(x) = round(2^d x / q) mod 2^d for 0 <= x < q. Estimate y' = round(hi(16 x B) / 16)
-// with B = round(2^(16+d) / q): |y' - y| <= 1 (error of hi() under 1.41 units of 1/16). The
-// remainder r = 2^(d+1) x + q - 2q y', computed mod 2^16, is then exact (its true value lies in
-// [-2q, 4q)), and y = y' + [r >= 2q] - [r < 0]. Checked exhaustively in the tests.
+// Compress_d(x) = round(2^d x / q) mod 2^d for 0 <= x < q.
+//
+// d <= 5: u = hi(5040 x), with 5040 = round(2^24 / q), is an 8-bit fixed-point estimate of
+// 2^8 x / q, and round(u / 2^(8-d)) (one mulhrs) is already exact for every x in [0, q) when
+// d is 1, 4 or 5: two multiplications. (Found and checked by exhaustive search, and checked
+// again for every value by the tests; no such pair of constants exists for d = 10 or 11.)
+//
+// d = 10, 11: estimate y' = round(hi(16 x B) / 16) with B = round(2^(16+d) / q): |y' - y| <= 1
+// (error of hi() under 1.41 units of 1/16). The remainder r = 2^(d+1) x + q - 2q y', computed
+// mod 2^16, is then exact (its true value lies in [-2q, 4q)), and y = y' + [r >= 2q] - [r < 0].
+// Checked exhaustively in the tests.
 template <int D>
 inline __m256i compress16(__m256i a) {
-  constexpr std::uint16_t kB = static_cast<std::uint16_t>(((1u << (16 + D)) + kQ / 2) / kQ);
-  const __m256i x = to_canonical(a);
-  const __m256i v = _mm256_mulhi_epu16(_mm256_slli_epi16(x, 4), _mm256_set1_epi16(static_cast<std::int16_t>(kB)));
-  __m256i y = _mm256_srli_epi16(_mm256_add_epi16(v, _mm256_set1_epi16(8)), 4);
-  const __m256i n = _mm256_add_epi16(_mm256_slli_epi16(x, D + 1), _mm256_set1_epi16(kQ));
-  const __m256i r = _mm256_sub_epi16(n, _mm256_mullo_epi16(y, _mm256_set1_epi16(2 * kQ)));
-  const __m256i ge = _mm256_cmpgt_epi16(r, _mm256_set1_epi16(2 * kQ - 1));  // -1 where r >= 2q
-  const __m256i lt = _mm256_srai_epi16(r, 15);                               // -1 where r < 0
-  y = _mm256_add_epi16(_mm256_sub_epi16(y, ge), lt);
-  return _mm256_and_si256(y, _mm256_set1_epi16((1 << D) - 1));
+  if constexpr (D <= 5) {
+    const __m256i u = _mm256_mulhi_epu16(to_canonical(a), _mm256_set1_epi16(5040));
+    const __m256i y = _mm256_mulhrs_epi16(u, _mm256_set1_epi16(static_cast<std::int16_t>(1 << (7 + D))));
+    return _mm256_and_si256(y, _mm256_set1_epi16((1 << D) - 1));
+  } else {
+    constexpr std::uint16_t kB = static_cast<std::uint16_t>(((1u << (16 + D)) + kQ / 2) / kQ);
+    const __m256i x = to_canonical(a);
+    const __m256i v = _mm256_mulhi_epu16(_mm256_slli_epi16(x, 4), _mm256_set1_epi16(static_cast<std::int16_t>(kB)));
+    __m256i y = _mm256_srli_epi16(_mm256_add_epi16(v, _mm256_set1_epi16(8)), 4);
+    const __m256i n = _mm256_add_epi16(_mm256_slli_epi16(x, D + 1), _mm256_set1_epi16(kQ));
+    const __m256i r = _mm256_sub_epi16(n, _mm256_mullo_epi16(y, _mm256_set1_epi16(2 * kQ)));
+    const __m256i ge = _mm256_cmpgt_epi16(r, _mm256_set1_epi16(2 * kQ - 1));  // -1 where r >= 2q
+    const __m256i lt = _mm256_srai_epi16(r, 15);                               // -1 where r < 0
+    y = _mm256_add_epi16(_mm256_sub_epi16(y, ge), lt);
+    return _mm256_and_si256(y, _mm256_set1_epi16((1 << D) - 1));
+  }
 }
 
 /// Decompress_d(y) = (q y + 2^(d-1)) >> d = mulhrs(y 2^(15-d), q). In: 0 <= y < 2^d.
@@ -566,6 +579,22 @@ void decode_decompress(std::int16_t* a, const std::uint8_t* in) {
   }
 }
 
+// D = 4 (v of ML-KEM-512 and -768): 64 values per 32 bytes. packus makes bytes of four
+// registers, maddubs joins each pair of nibbles (lo + 16 hi), packus again, and one dword
+// permutation restores the order across the 128-bit lanes. No staging buffer.
+void compress_encode_4(std::uint8_t* out, const std::int16_t* a) {
+  const __m256i nibbles = _mm256_set1_epi16(0x1001);  // byte multipliers 1 (even), 16 (odd)
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (int i = 0; i < 4; ++i) {
+    const __m256i c0 = compress16<4>(load_reg(a, 4 * i)), c1 = compress16<4>(load_reg(a, 4 * i + 1));
+    const __m256i c2 = compress16<4>(load_reg(a, 4 * i + 2)), c3 = compress16<4>(load_reg(a, 4 * i + 3));
+    const __m256i y0 = _mm256_maddubs_epi16(_mm256_packus_epi16(c0, c1), nibbles);
+    const __m256i y1 = _mm256_maddubs_epi16(_mm256_packus_epi16(c2, c3), nibbles);
+    const __m256i z = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(y0, y1), order);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i), z);
+  }
+}
+
 // D = 1, the message m (secret): 32 values per 4 bytes. Encoding: packs to bytes, restores their
 // order across the 128-bit lanes, moves each bit to the top of its byte, and movemask gathers
 // them. Decoding: each 16-bit lane tests its own bit of a broadcast 16-bit word; a set bit
@@ -595,6 +624,7 @@ void decode_decompress_1(std::int16_t* a, const std::uint8_t* in) {
 
 void mlkem_decode12_avx2(std::int16_t a[256], const std::uint8_t in[384]) noexcept {
   // Rows decoded straight into a (no stack copy of a secret key's values), then transposed there.
+  // (Transposing eight decoded rows in registers before storing them measured slower: 47 -> 63.)
   decode12_poly(in, [a](int g, __m256i v) { store_reg(a, g, cond_sub_q(v)); });
   transpose16_mem(a, a);
 }
@@ -617,7 +647,7 @@ bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
 void mlkem_compress_encode_avx2(std::uint8_t* out, const std::int16_t a[256], int d) noexcept {
   switch (d) {
     case 1: compress_encode_1(out, a); break;
-    case 4: compress_encode<4>(out, a); break;
+    case 4: compress_encode_4(out, a); break;
     case 5: compress_encode<5>(out, a); break;
     case 10: compress_encode<10>(out, a); break;
     case 11: compress_encode<11>(out, a); break;
