@@ -471,6 +471,13 @@ group_failures() {
   nib=$(cut -c$((hoff + 1)) sk.hex)
   local flip=0; [[ $nib == 0 ]] && flip=1
   { cut -c1-$hoff sk.hex | tr -d '\n'; printf '%s' "$flip"; cut -c$((hoff + 2))- sk.hex; } >sk.badhash
+  # The same fault in an expanded-form PKCS#8 file (the dk ends the DER: H is 64 bytes from the end).
+  "$PQ" convert --in sk --out sk.der --format der --sk-form expanded >/dev/null 2>&1 || fail "setup convert der"
+  local dsz hbyte
+  dsz=$(size_of sk.der)
+  hbyte=$(od -An -tu1 -j $((dsz - 64)) -N1 sk.der | tr -d ' ')
+  cp sk.der sk.badhash.der
+  printf "$(printf '\\%03o' $((hbyte ^ 1)))" | dd of=sk.badhash.der bs=1 seek=$((dsz - 64)) conv=notrunc 2>/dev/null
 
   local before
   before=$(snapshot "$d")
@@ -488,6 +495,7 @@ group_failures() {
   f "the size of a public key for ML-KEM-512" "$PQ" encaps -a ML-KEM-768 --pk pk512 --ct c2 --ss s2
   f "not a valid ML-KEM-768 public key" "$PQ" encaps --pk pk.badmod --ct c2 --ss s2
   f "not a valid ML-KEM-768 secret key: ML-KEM-768 decapsulation key is invalid: its stored H(ek) does not match its encapsulation key (FIPS 203 section 7.3) (sk.badhash)" "$PQ" decaps --sk sk.badhash --ct ct --ss s2
+  f "not a valid private key file: ML-KEM-768 decapsulation key is invalid: its stored H(ek) does not match its encapsulation key (FIPS 203 section 7.3) (sk.badhash.der)" "$PQ" decaps --sk sk.badhash.der --ct ct --ss s2
   f "secret key has 50 bytes" "$PQ" decaps --sk short.hex --ct ct --ss s2
   f "the size of a secret key for ML-KEM-512" "$PQ" decaps -a ML-KEM-768 --sk sk512 --ct ct --ss s2
   f "the size of a ciphertext for ML-KEM-512" "$PQ" decaps --sk sk --ct ct512 --ss s2
