@@ -4,6 +4,7 @@
 // On a CPU with AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ the AVX2 kernels must be compiled in, usable and
 // selected: anything else FAILS (never skips). On a CPU without them the tests check that
 // dispatch falls back to the portable code.
+#include <cpuid.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,6 +46,42 @@ TEST(MlKemAvx2, UsableWheneverTheCpuHasAvx2) {
     EXPECT_EQ(simd::best_impl(), simd::Impl::portable);
     EXPECT_EQ(simd::active_impl(), simd::Impl::portable);
   }
+}
+
+// Every operation of the AVX2 implementation, ML-KEM and NTRU, returns with the upper halves of
+// the YMM registers clean (vzeroupper): otherwise the caller's SSE code (the portable paths, libc)
+// runs slower until something clears them. XGETBV with ECX = 1 reports which state components
+// are in use; bit 2 is the AVX (upper YMM) state.
+bool xinuse_readable() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid_count(0xD, 1, &a, &b, &c, &d) != 0 && (a & 4) != 0;
+}
+std::uint64_t xinuse() {
+  std::uint32_t lo = 0, hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+  return (std::uint64_t{hi} << 32) | lo;
+}
+void clear_upper() { __asm__ volatile("vzeroupper" ::: "memory"); }
+
+TEST(Avx2State, OperationsReturnWithTheUpperYmmStateClean) {
+  if (!cpu_has_avx2()) GTEST_SKIP() << "this CPU has no AVX2: no AVX2 code to check";
+  if (!xinuse_readable()) GTEST_SKIP() << "this CPU has no XGETBV with ECX = 1 (XINUSE), which the check reads";
+  simd::set_impl(simd::Impl::avx2);
+  for (const SchemeInfo& info : all_schemes()) {
+    for (int trial = 0; trial < 8; ++trial) {
+      clear_upper();
+      const KeyPair kp = keygen(info.scheme);
+      EXPECT_EQ(xinuse() & 4, 0u) << info.name << " keygen left the upper YMM state dirty";
+      clear_upper();
+      const Encapsulation e = encaps(info.scheme, kp.pk);
+      EXPECT_EQ(xinuse() & 4, 0u) << info.name << " encaps left the upper YMM state dirty";
+      clear_upper();
+      const SecretBytes ss = decaps(info.scheme, kp.sk, e.ct);
+      EXPECT_EQ(xinuse() & 4, 0u) << info.name << " decaps left the upper YMM state dirty";
+      ASSERT_TRUE(std::equal(ss.view().begin(), ss.view().end(), e.ss.view().begin()));
+    }
+  }
+  simd::set_impl_auto();
 }
 
 // The whole KEM under both implementations: identical keys, ciphertexts and shared secrets
