@@ -38,7 +38,8 @@ struct Kem {
   /// ML-KEM.Encaps_internal (Algorithm 17) with message m. The caller has run check_pk.
   static void encaps_derand(In<pk_bytes> ek, In<encaps_coin_bytes> m, Out<ct_bytes> c, Out<32> shared_key);
   /// The hash check of section 7.3 and Decaps_internal (Algorithm 18) in one pass: H(ek) runs
-  /// beside J(z || c) (two lanes of the 4-way Keccak on AVX2). Returns the check's verdict;
+  /// beside J(z || c) and the re-encryption's A^T (one batch of sponges: on AVX2, the lanes of
+  /// the 4-way Keccak). Returns the check's verdict;
   /// shared_key is only meaningful when it is true. Implicit rejection: when re-encryption does
   /// not reproduce c, the key is J(z || c), chosen with masks, not branches.
   static bool decaps(In<sk_bytes> dk, In<ct_bytes> c, Out<32> shared_key);
