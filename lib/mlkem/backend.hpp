@@ -21,6 +21,7 @@
 // PQKEM_HAVE_AVX2 is 1.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -30,6 +31,8 @@
 #include "mlkem/ntt.hpp"
 #include "mlkem/poly.hpp"
 #include "mlkem/sampling.hpp"
+#include "mlkem/xof_batch.hpp"
+#include "secret.hpp"
 #include "simd/dispatch.hpp"
 
 #ifndef PQKEM_HAVE_AVX2
@@ -47,52 +50,47 @@ using Bytes32 = std::span<const std::uint8_t, 32>;
 /// The sponge work of one step of ML-KEM whose parts do not depend on each other: up to two
 /// hashes (H(ek), J(z || c)), matrix entries (SampleNTT) and noise polynomials (PRF + CBD). A
 /// backend runs it as it likes (Avx2Backend on the lanes of one 4-way Keccak); the results are
-/// those of the portable functions one by one. NttPoly is the backend's T_q type. All lengths
-/// and counts are public.
+/// those of the portable functions one by one. The data is plain (mlkem/xof_batch.hpp); this
+/// builder takes the backend's types, so a matrix entry is always a B::NttPoly of that backend.
 template <class NttPoly>
-struct XofBatch {
-  struct Hash {
-    bool shake;  ///< SHA3-256 (false) or SHAKE256 with 32 output bytes (true) of a || b
-    std::uint8_t* out;
-    ByteView a, b;
-  };
-  int n_hash = 0;
-  Hash hash[2] = {};
-  const std::uint8_t* rho = nullptr;  ///< matrix[i] = SampleNTT(rho || xy[i][0] || xy[i][1])
-  int n_matrix = 0;
-  NttPoly* matrix[16] = {};
-  std::uint8_t xy[16][2] = {};
-  const std::uint8_t* sigma = nullptr;  ///< noise[i] = SamplePolyCBD_eta[i](PRF_eta[i](sigma, nonce[i]))
-  int n_noise = 0;
-  Poly* noise[9] = {};
-  std::uint8_t nonce[9] = {};
-  std::uint8_t eta[9] = {};
-
+struct XofBatch : XofBatchData {
   void add_hash(bool shake, std::span<std::uint8_t, 32> out, ByteView a, ByteView b) {
-    hash[n_hash++] = {shake, out.data(), a, b};
+    hash_shake[n_hash] = shake;
+    hash_out[n_hash] = out.data();
+    hash_in[n_hash][0] = a.data();
+    hash_len[n_hash][0] = a.size();
+    hash_in[n_hash][1] = b.data();
+    hash_len[n_hash][1] = b.size();
+    ++n_hash;
+  }
+  /// entry = SampleNTT(r || x || y); every entry of a batch uses the same r.
+  void add_matrix_entry(NttPoly& entry, std::span<const std::uint8_t, 32> r, std::uint8_t x, std::uint8_t y) {
+    rho = r.data();
+    matrix[n_matrix] = entry.c.data();
+    xy[n_matrix][0] = x;
+    xy[n_matrix][1] = y;
+    ++n_matrix;
   }
   /// The K x K matrix A^ (a[i][j] = SampleNTT(rho || j || i)) or, transposed, A^T
   /// (a[i][j] = SampleNTT(rho || i || j)); `a` is K rows of K.
   template <int K>
   void add_matrix(std::array<std::array<NttPoly, K>, K>& a, std::span<const std::uint8_t, 32> r, bool transposed) {
-    rho = r.data();
     for (int i = 0; i < K; ++i)
-      for (int j = 0; j < K; ++j) {
-        matrix[n_matrix] = &a[i][j];
-        xy[n_matrix][0] = static_cast<std::uint8_t>(transposed ? i : j);
-        xy[n_matrix][1] = static_cast<std::uint8_t>(transposed ? j : i);
-        ++n_matrix;
-      }
+      for (int j = 0; j < K; ++j)
+        add_matrix_entry(a[i][j], r, static_cast<std::uint8_t>(transposed ? i : j),
+                         static_cast<std::uint8_t>(transposed ? j : i));
   }
-  /// polys[i] with eta e from nonce first_nonce + i, i < count; every call uses the same seed.
-  void add_noise(Poly* polys, int count, int e, std::span<const std::uint8_t, 32> seed, int first_nonce) {
+  /// p = SamplePolyCBD_e(PRF_e(seed, n)); every noise polynomial of a batch uses the same seed.
+  void add_noise_poly(Poly& p, int e, std::span<const std::uint8_t, 32> seed, std::uint8_t n) {
     sigma = seed.data();
-    for (int i = 0; i < count; ++i) {
-      noise[n_noise] = &polys[i];
-      nonce[n_noise] = static_cast<std::uint8_t>(first_nonce + i);
-      eta[n_noise] = static_cast<std::uint8_t>(e);
-      ++n_noise;
-    }
+    noise[n_noise] = p.c.data();
+    nonce[n_noise] = n;
+    eta[n_noise] = static_cast<std::uint8_t>(e);
+    ++n_noise;
+  }
+  /// polys[i] with eta e from nonce first_nonce + i, i < count.
+  void add_noise(Poly* polys, int count, int e, std::span<const std::uint8_t, 32> seed, int first_nonce) {
+    for (int i = 0; i < count; ++i) add_noise_poly(polys[i], e, seed, static_cast<std::uint8_t>(first_nonce + i));
   }
 };
 
@@ -168,14 +166,21 @@ struct RefBackend {
   /// The batch, one sponge after another.
   static void run_xof_batch(const XofBatch<NttPoly>& b) {
     for (int i = 0; i < b.n_hash; ++i) {
-      const auto out = std::span<std::uint8_t, 32>(b.hash[i].out, 32);
-      if (b.hash[i].shake) hash::shake256(out, {b.hash[i].a, b.hash[i].b});
-      else hash::sha3_256(out, {b.hash[i].a, b.hash[i].b});
+      const auto out = std::span<std::uint8_t, 32>(b.hash_out[i], 32);
+      const ByteView x(b.hash_in[i][0], b.hash_len[i][0]), y(b.hash_in[i][1], b.hash_len[i][1]);
+      if (b.hash_shake[i]) hash::shake256(out, {x, y});
+      else hash::sha3_256(out, {x, y});
     }
-    for (int i = 0; i < b.n_matrix; ++i) *b.matrix[i] = sample_ntt_ref(Bytes32(b.rho, 32), b.xy[i][0], b.xy[i][1]);
-    for (int i = 0; i < b.n_noise; ++i)
-      *b.noise[i] = b.eta[i] == 2 ? sample_noise_ref<2>(Bytes32(b.sigma, 32), b.nonce[i])
-                                  : sample_noise_ref<3>(Bytes32(b.sigma, 32), b.nonce[i]);
+    for (int i = 0; i < b.n_matrix; ++i) {
+      const NttPoly a = sample_ntt_ref(Bytes32(b.rho, 32), b.xy[i][0], b.xy[i][1]);
+      std::copy(a.c.begin(), a.c.end(), b.matrix[i]);
+    }
+    for (int i = 0; i < b.n_noise; ++i) {
+      Poly e = b.eta[i] == 2 ? sample_noise_ref<2>(Bytes32(b.sigma, 32), b.nonce[i])
+                             : sample_noise_ref<3>(Bytes32(b.sigma, 32), b.nonce[i]);
+      std::copy(e.c.begin(), e.c.end(), b.noise[i]);
+      secure_wipe(&e, sizeof e);
+    }
   }
   /// H, G and J of FIPS 203 (section 4.1) on a || b.
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) { hash::sha3_256(out, {a, b}); }
@@ -252,59 +257,22 @@ struct Avx2Backend {
     simd::avx2::mlkem_decode_decompress_avx2(r.c.data(), in.data(), D);
     return r;
   }
-  // A batch of one (the last of an odd-sized matrix or noise vector) runs on the 1-way sponge:
-  // the 4-way permutation costs about twice the 1-way one, so three idle lanes are a loss
-  // (`pqkem bench --kernels`: SampleNTT 2,970 ticks portable, 4,434 through the 4-way kernel).
+  // Both through the batch kernel, which runs a lone sponge on the 1-way permutation.
   static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
-    if (n == 1) {
-      *out[0] = from_fips203_order(sample_ntt_ref(rho, xy[0][0], xy[0][1]));
-      return;
-    }
-    std::int16_t* const o[4] = {out[0]->c.data(), n > 1 ? out[1]->c.data() : nullptr,
-                                n > 2 ? out[2]->c.data() : nullptr, n > 3 ? out[3]->c.data() : nullptr};
-    simd::avx2::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, n);
+    XofBatch<NttPoly> b;
+    for (int j = 0; j < n; ++j) b.add_matrix_entry(*out[j], rho, xy[j][0], xy[j][1]);
+    run_xof_batch(b);
   }
   template <int Eta>
   static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) noexcept {
-    if (n == 1) {
-      *out[0] = sample_noise_ref<Eta>(seed, nonce[0]);
-      return;
-    }
-    std::int16_t* const o[4] = {out[0]->c.data(), n > 1 ? out[1]->c.data() : nullptr,
-                                n > 2 ? out[2]->c.data() : nullptr, n > 3 ? out[3]->c.data() : nullptr};
-    simd::avx2::mlkem_sample_noise_x4_avx2(o, seed.data(), nonce, n, Eta);
+    XofBatch<NttPoly> b;
+    for (int j = 0; j < n; ++j) b.add_noise_poly(*out[j], Eta, seed, nonce[j]);
+    run_xof_batch(b);
   }
-  /// The batch on the lanes of the 4-way Keccak (simd/mlkem/mlkem_avx2.hpp: mlkem_xof_batch_avx2).
-  static void run_xof_batch(const XofBatch<NttPoly>& b) noexcept {
-    simd::avx2::MlkemXofBatch c{};
-    c.n_hash = b.n_hash;
-    for (int i = 0; i < b.n_hash; ++i) {
-      c.hash_shake[i] = b.hash[i].shake;
-      c.hash_out[i] = b.hash[i].out;
-      c.hash_in[i][0] = b.hash[i].a.data();
-      c.hash_len[i][0] = b.hash[i].a.size();
-      c.hash_in[i][1] = b.hash[i].b.data();
-      c.hash_len[i][1] = b.hash[i].b.size();
-    }
-    c.rho = b.rho;
-    c.n_matrix = b.n_matrix;
-    for (int i = 0; i < b.n_matrix; ++i) {
-      c.matrix[i] = b.matrix[i]->c.data();
-      c.xy[i][0] = b.xy[i][0];
-      c.xy[i][1] = b.xy[i][1];
-    }
-    c.sigma = b.sigma;
-    c.n_noise = b.n_noise;
-    for (int i = 0; i < b.n_noise; ++i) {
-      c.noise[i] = b.noise[i]->c.data();
-      c.nonce[i] = b.nonce[i];
-      c.eta[i] = b.eta[i];
-    }
-    simd::avx2::mlkem_xof_batch_avx2(c);
-  }
-  // Single hashes (G; H in keygen) run on the 1-way BMI2 permutation of keccak_avx2.cpp
-  // (andn, rorx): fewer instructions than the portable sponge, 1-2% faster here (`pqkem bench
-  // --kernels`).
+  /// The batch on the lanes of the 4-way Keccak (simd/mlkem/mlkem_avx2.hpp).
+  static void run_xof_batch(const XofBatch<NttPoly>& b) noexcept { simd::avx2::mlkem_xof_batch_avx2(b); }
+  // Single hashes (G; H in keygen) run on the 1-way permutation of keccak_avx2.cpp, compiled
+  // with BMI1 and BMI2 (andn, rorx): G 693 -> 588 ticks (`pqkem bench --kernels`).
   static void sha3_256(std::span<std::uint8_t, 32> out, ByteView a, ByteView b) {
     simd::avx2::sha3_256_x1_avx2(out.data(), a.data(), a.size(), b.data(), b.size());
   }

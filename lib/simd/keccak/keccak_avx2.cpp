@@ -278,7 +278,7 @@ void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
   alignas(8) std::uint64_t one[25];          // 200 bytes: rate + 8 readable too
   std::uint8_t* const blk_lane[4] = {blk[0], blk[1], blk[2], blk[3]};
   memset(s, 0, sizeof s);
-  memset(blk, 0, sizeof blk);
+  for (auto& b : blk) memset(b + 168, 0, 8);  // extract_x4 fills the 168 bytes before these
   Lane lanes[4] = {};
   int next = 0;
   // Lane j takes the next job, if any, and absorbs its first block.

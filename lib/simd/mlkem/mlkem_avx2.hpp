@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "mlkem/xof_batch.hpp"  // plain data, no code
+
 namespace pqkem::simd::avx2 {
 
 /// 16 x 16 transposition: converts between the FIPS 203 order and the AVX2 order of T_q.
@@ -76,42 +78,11 @@ unsigned mlkem_rej_uniform_avx2(std::int16_t a[256], unsigned ctr, const std::ui
 /// standard order, equal to mlkem::sample_poly_cbd_ref.
 void mlkem_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noexcept;
 
-/// SampleNTT(rho || x_j || y_j) for up to four (x, y) pairs at once (4-way SHAKE128).
-/// out[j] receives the result in the AVX2 order (0 <= a_i < q); n in 1..4 lanes are used.
-void mlkem_sample_ntt_x4_avx2(std::int16_t* const out[4], const std::uint8_t rho[32],
-                              const std::uint8_t xy[4][2], int n) noexcept;
-
-/// SamplePolyCBD_eta(PRF_eta(seed, nonce_j)) for up to four nonces (4-way SHAKE256).
-/// out[j]: standard order, |a_i| <= eta. n in 1..4 lanes are used.
-void mlkem_sample_noise_x4_avx2(std::int16_t* const out[4], const std::uint8_t seed[32],
-                                const std::uint8_t nonce[4], int n, int eta) noexcept;
-
-/// The sponge work of one ML-KEM step whose parts do not depend on each other, run as one batch
-/// of keccak_jobs_avx2 (hashes first, then the matrix, then the noise: the longest sponges
-/// start first):
-/// - hash[i], i < n_hash (<= 2): SHA3-256 (shake false) or SHAKE256 with 32 output bytes
-///   (shake true) of in[i][0] || in[i][1] into out[i] (32 bytes);
-/// - matrix[i], i < n_matrix (<= 16): SampleNTT(rho || xy[i][0] || xy[i][1]), AVX2 order,
-///   0 <= a_i < q;
-/// - noise[i], i < n_noise (<= 9): SamplePolyCBD_eta[i](PRF_eta[i](sigma, nonce[i])), eta[i] in
-///   {2, 3}, standard order, |a_i| <= eta[i].
-/// Equal to the portable functions one by one (sample_ntt_ref, sample_noise_ref, hash.hpp).
-struct MlkemXofBatch {
-  int n_hash;
-  bool hash_shake[2];
-  std::uint8_t* hash_out[2];
-  const std::uint8_t* hash_in[2][2];
-  std::size_t hash_len[2][2];
-  const std::uint8_t* rho;
-  int n_matrix;
-  std::int16_t* matrix[16];
-  std::uint8_t xy[16][2];
-  const std::uint8_t* sigma;
-  int n_noise;
-  std::int16_t* noise[9];
-  std::uint8_t nonce[9];
-  std::uint8_t eta[9];
-};
-void mlkem_xof_batch_avx2(const MlkemXofBatch& batch) noexcept;
+/// The sponge work of one ML-KEM step whose parts do not depend on each other (contents in
+/// mlkem/xof_batch.hpp; matrix entries come out in the AVX2 order), run as one batch of
+/// keccak_jobs_avx2: hashes first, then the matrix, then the noise, so the longest sponges start
+/// first. Equal to the portable functions one by one (sample_ntt_ref, sample_noise_ref,
+/// hash.hpp).
+void mlkem_xof_batch_avx2(const mlkem::XofBatchData& batch) noexcept;
 
 }  // namespace pqkem::simd::avx2

@@ -52,24 +52,22 @@ static inline __m256i cond_sub_q(__m256i a) {
 
 /// An 8 x 8 transposition of int16 inside each 128-bit half of x[0..7].
 static inline void transpose8_lanes(__m256i* x) {
-  {
-    const __m256i a0 = _mm256_unpacklo_epi16(x[0], x[1]), a1 = _mm256_unpackhi_epi16(x[0], x[1]);
-    const __m256i a2 = _mm256_unpacklo_epi16(x[2], x[3]), a3 = _mm256_unpackhi_epi16(x[2], x[3]);
-    const __m256i a4 = _mm256_unpacklo_epi16(x[4], x[5]), a5 = _mm256_unpackhi_epi16(x[4], x[5]);
-    const __m256i a6 = _mm256_unpacklo_epi16(x[6], x[7]), a7 = _mm256_unpackhi_epi16(x[6], x[7]);
-    const __m256i b0 = _mm256_unpacklo_epi32(a0, a2), b1 = _mm256_unpackhi_epi32(a0, a2);
-    const __m256i b2 = _mm256_unpacklo_epi32(a1, a3), b3 = _mm256_unpackhi_epi32(a1, a3);
-    const __m256i b4 = _mm256_unpacklo_epi32(a4, a6), b5 = _mm256_unpackhi_epi32(a4, a6);
-    const __m256i b6 = _mm256_unpacklo_epi32(a5, a7), b7 = _mm256_unpackhi_epi32(a5, a7);
-    x[0] = _mm256_unpacklo_epi64(b0, b4);  // column 0 (low half) and column 8 (high half)
-    x[1] = _mm256_unpackhi_epi64(b0, b4);
-    x[2] = _mm256_unpacklo_epi64(b1, b5);
-    x[3] = _mm256_unpackhi_epi64(b1, b5);
-    x[4] = _mm256_unpacklo_epi64(b2, b6);
-    x[5] = _mm256_unpackhi_epi64(b2, b6);
-    x[6] = _mm256_unpacklo_epi64(b3, b7);
-    x[7] = _mm256_unpackhi_epi64(b3, b7);
-  }
+  const __m256i a0 = _mm256_unpacklo_epi16(x[0], x[1]), a1 = _mm256_unpackhi_epi16(x[0], x[1]);
+  const __m256i a2 = _mm256_unpacklo_epi16(x[2], x[3]), a3 = _mm256_unpackhi_epi16(x[2], x[3]);
+  const __m256i a4 = _mm256_unpacklo_epi16(x[4], x[5]), a5 = _mm256_unpackhi_epi16(x[4], x[5]);
+  const __m256i a6 = _mm256_unpacklo_epi16(x[6], x[7]), a7 = _mm256_unpackhi_epi16(x[6], x[7]);
+  const __m256i b0 = _mm256_unpacklo_epi32(a0, a2), b1 = _mm256_unpackhi_epi32(a0, a2);
+  const __m256i b2 = _mm256_unpacklo_epi32(a1, a3), b3 = _mm256_unpackhi_epi32(a1, a3);
+  const __m256i b4 = _mm256_unpacklo_epi32(a4, a6), b5 = _mm256_unpackhi_epi32(a4, a6);
+  const __m256i b6 = _mm256_unpacklo_epi32(a5, a7), b7 = _mm256_unpackhi_epi32(a5, a7);
+  x[0] = _mm256_unpacklo_epi64(b0, b4);  // column 0 (low half) and column 8 (high half)
+  x[1] = _mm256_unpackhi_epi64(b0, b4);
+  x[2] = _mm256_unpacklo_epi64(b1, b5);
+  x[3] = _mm256_unpackhi_epi64(b1, b5);
+  x[4] = _mm256_unpacklo_epi64(b2, b6);
+  x[5] = _mm256_unpackhi_epi64(b2, b6);
+  x[6] = _mm256_unpacklo_epi64(b3, b7);
+  x[7] = _mm256_unpackhi_epi64(b3, b7);
 }
 
 /// The second half of a 16 x 16 transposition: row k takes the low 128-bit lanes of rows k and

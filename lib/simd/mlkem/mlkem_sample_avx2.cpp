@@ -1,5 +1,5 @@
 // ML-KEM AVX2 sampling kernels: rejection sampling (SampleNTT), CBD (SamplePolyCBD), and the
-// 4-way samplers that feed them from the 4-way Keccak (contracts in mlkem_avx2.hpp).
+// batch that feeds them from the 4-way Keccak (contracts in mlkem_avx2.hpp).
 // Compiled with -mavx2 -mbmi -mbmi2 -mpopcnt; internal helpers have internal linkage, no STL.
 #include <string.h>
 
@@ -136,58 +136,6 @@ void mlkem_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noe
   else cbd3(a, bytes);
 }
 
-void mlkem_sample_ntt_x4_avx2(std::int16_t* const out[4], const std::uint8_t rho[32], const std::uint8_t xy[4][2],
-                              int n) noexcept {
-  constexpr std::size_t kRate = 168;
-  alignas(32) std::uint8_t in[4][34];
-  alignas(32) std::uint8_t buf[4][3 * kRate + 8];  // 3 blocks: 504 bytes, enough ~99% of the time
-  alignas(32) std::int16_t coeffs[4][256];
-  for (int j = 0; j < 4; ++j) {
-    memcpy(in[j], rho, 32);
-    const int src = j < n ? j : 0;  // unused lanes repeat lane 0
-    in[j][32] = xy[src][0];
-    in[j][33] = xy[src][1];
-  }
-  const std::uint8_t* inp[4] = {in[0], in[1], in[2], in[3]};
-  std::uint8_t* outp[4] = {buf[0], buf[1], buf[2], buf[3]};
-  Shake128x4 st;
-  shake128x4_absorb_avx2(st, inp, 34);
-  shake128x4_squeeze_blocks_avx2(st, outp, 3);
-  unsigned ctr[4];
-  bool more = false;
-  for (int j = 0; j < n; ++j) {
-    ctr[j] = mlkem_rej_uniform_avx2(coeffs[j], 0, buf[j], 3 * kRate);
-    more |= ctr[j] < 256;
-  }
-  while (more) {  // public: depends on rho only
-    shake128x4_squeeze_blocks_avx2(st, outp, 1);
-    more = false;
-    for (int j = 0; j < n; ++j) {
-      ctr[j] = mlkem_rej_uniform_avx2(coeffs[j], ctr[j], buf[j], kRate);
-      more |= ctr[j] < 256;
-    }
-  }
-  for (int j = 0; j < n; ++j) {
-    transpose16_mem(out[j], coeffs[j]);
-  }
-}
-
-void mlkem_sample_noise_x4_avx2(std::int16_t* const out[4], const std::uint8_t seed[32], const std::uint8_t nonce[4],
-                                int n, int eta) noexcept {
-  alignas(32) std::uint8_t in[4][33];
-  alignas(32) std::uint8_t prf[4][192];
-  for (int j = 0; j < 4; ++j) {
-    memcpy(in[j], seed, 32);
-    in[j][32] = nonce[j < n ? j : 0];
-  }
-  const std::uint8_t* inp[4] = {in[0], in[1], in[2], in[3]};
-  std::uint8_t* outp[4] = {prf[0], prf[1], prf[2], prf[3]};
-  shake256_x4_avx2(outp, 64 * static_cast<std::size_t>(eta), inp, 33);
-  for (int j = 0; j < n; ++j) mlkem_cbd_avx2(out[j], prf[j], eta);
-  secure_wipe(prf, sizeof prf);
-  secure_wipe(in, sizeof in);
-}
-
 namespace {
 
 /// A SampleNTT in progress: the candidates accepted so far.
@@ -206,7 +154,7 @@ bool rejection_consume(void* ctx, const std::uint8_t* block) {
 
 }  // namespace
 
-void mlkem_xof_batch_avx2(const MlkemXofBatch& b) noexcept {
+void mlkem_xof_batch_avx2(const mlkem::XofBatchData& b) noexcept {
   KeccakJob jobs[2 + 16 + 9];
   Rejection rej[16];
   alignas(32) std::uint8_t prf[9][192];

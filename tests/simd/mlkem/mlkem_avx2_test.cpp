@@ -424,12 +424,12 @@ TEST_F(Avx2Kernel, SampleNttX4MatchesPortable) {
       p[0] = static_cast<std::uint8_t>(rng());
       p[1] = static_cast<std::uint8_t>(rng());
     }
-    Arr out[4];
-    std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
-    av::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, n);
+    Avx2NttPoly out[4];
+    Avx2NttPoly* const o[4] = {&out[0], &out[1], &out[2], &out[3]};
+    Avx2Backend::sample_ntt_x4(o, rho, xy, n);
     for (int j = 0; j < n; ++j) {
       const NttPoly want = sample_ntt_ref(rho, xy[j][0], xy[j][1]);
-      ASSERT_EQ(transposed(out[j]), want.c) << "trial " << t << " lane " << j;
+      ASSERT_EQ(transposed(out[j].c), want.c) << "trial " << t << " lane " << j;
     }
     // count inputs that needed a fourth block (about 1 in 100): the squeeze-more path ran
     std::array<std::uint8_t, 504 + 8> s{};  // + 8: rej_uniform's read overrun
@@ -454,10 +454,10 @@ TEST_F(Avx2Kernel, SampleNttX4SqueezesMoreBlocksWhenNeeded) {
     if (av::mlkem_rej_uniform_avx2(tmp.data(), 0, s.data(), 504) == 256) continue;
     ++found;
     const std::uint8_t xy[4][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 0}};
-    Arr out[4];
-    std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
-    av::mlkem_sample_ntt_x4_avx2(o, rho.data(), xy, 4);
-    for (int j = 0; j < 4; ++j) ASSERT_EQ(transposed(out[j]), sample_ntt_ref(rho, xy[j][0], xy[j][1]).c);
+    Avx2NttPoly out[4];
+    Avx2NttPoly* const o[4] = {&out[0], &out[1], &out[2], &out[3]};
+    Avx2Backend::sample_ntt_x4(o, rho, xy, 4);
+    for (int j = 0; j < 4; ++j) ASSERT_EQ(transposed(out[j].c), sample_ntt_ref(rho, xy[j][0], xy[j][1]).c);
   }
   EXPECT_EQ(found, 5);
 }
@@ -470,12 +470,13 @@ TEST_F(Avx2Kernel, SampleNoiseX4MatchesPortable) {
     std::uint8_t nonce[4];
     for (auto& x : nonce) x = static_cast<std::uint8_t>(rng());
     for (const int eta : {2, 3}) {
-      Arr out[4];
-      std::int16_t* const o[4] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
-      av::mlkem_sample_noise_x4_avx2(o, seed.data(), nonce, n, eta);
+      Poly out[4];
+      Poly* const o[4] = {&out[0], &out[1], &out[2], &out[3]};
+      if (eta == 2) Avx2Backend::sample_noise_x4<2>(o, seed, nonce, n);
+      else Avx2Backend::sample_noise_x4<3>(o, seed, nonce, n);
       for (int j = 0; j < n; ++j) {
         const Poly want = eta == 2 ? sample_noise_ref<2>(seed, nonce[j]) : sample_noise_ref<3>(seed, nonce[j]);
-        ASSERT_EQ(out[j], want.c) << "eta " << eta << " lane " << j;
+        ASSERT_EQ(out[j].c, want.c) << "eta " << eta << " lane " << j;
       }
     }
   }
@@ -648,8 +649,9 @@ TEST_F(Avx2Kernel, XofBatchMatchesThePortableBackend) {
     RefBackend::run_xof_batch(ref);
     Avx2Backend::run_xof_batch(avx);
     for (int i = 0; i < n_hash; ++i) ASSERT_EQ(h_avx[i], h_ref[i]) << "batch " << t << " hash " << i;
-    for (int i = 0; i < ref.n_matrix; ++i)
-      ASSERT_EQ(Avx2Backend::to_fips203_order(*avx.matrix[i]).c, ref.matrix[i]->c) << "batch " << t << " entry " << i;
+    for (int i = 0; i < ref.n_matrix; ++i)  // entry i is row i / 4, column i % 4
+      ASSERT_EQ(Avx2Backend::to_fips203_order(m_avx[i / 4][i % 4]).c, m_ref[i / 4][i % 4].c)
+          << "batch " << t << " entry " << i;
     for (int i = 0; i < n1 + n2; ++i) ASSERT_EQ(p_avx[i].c, p_ref[i].c) << "batch " << t << " noise " << i;
   }
 }
