@@ -95,13 +95,13 @@ void CommandBuilder::sk_form(std::string& target) {
 
 void CommandBuilder::engine(EngineOptions& target) {
   add_string_option(m_target.cmd, "--impl", target.impl,
-                    "Implementation: auto (the best this CPU can run), portable or avx2 "
+                    "Implementation: auto (the fastest this CPU can run), portable, avx2 or avx512 "
                     "(default: $PQKEM_IMPL, else auto)")
-      ->option_text("auto|portable|avx2");
+      ->option_text("auto|portable|avx2|avx512");
   add_string_option(m_target.cmd, "--ntt-plan", target.ntt_plan,
                     fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or "
                                 "FORWARD/INVERSE such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see "
-                                "'pqkem bench --ntt-plans'. The AVX2 NTT has its own schedule and ignores it",
+                                "'pqkem bench --ntt-plans'. The AVX2 and AVX-512 backends' NTT has its own schedule and ignores it",
                                 mlkem::kDefaultNttPlan))
       ->option_text("PLAN");
 }

@@ -571,7 +571,7 @@ void run_bench(const BenchOptions& opts) {
                                 fmt::join(usable, ", ")));
     impls.push_back(*named_impl);
   } else {
-    throw_usage(fmt::format("--impl must be auto, portable, avx2 or all, not '{}'", printable(opts.impl)));
+    throw_usage(fmt::format("--impl must be auto, portable, avx2, avx512 or all, not '{}'", printable(opts.impl)));
   }
   if (opts.baseline && opts.json) throw_usage("--baseline compares in the table; it cannot be combined with --json");
   if (opts.fail_on_regression && !opts.baseline) throw_usage("--fail-on-regression needs --baseline");
@@ -668,8 +668,8 @@ void run_bench(const BenchOptions& opts) {
 
 void declare_bench(CommandBuilder& cmd, BenchOptions& opts) {
   cmd.strings("-a,--algorithm", opts.algorithms, "Algorithms to measure (repeatable; default: all)", "ALG ...");
-  cmd.string("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, or all",
-             "auto|portable|avx2|all");
+  cmd.string("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, avx512, or all",
+             "auto|portable|avx2|avx512|all");
   cmd.integer("--iterations", opts.iterations,
               "Timed calls per round (default: as many as fit in about 0.25 s per measurement, split over "
               "the rounds; 11 to max(11, 2000/rounds) per round)",

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "simd/cpu.hpp"
+#include "simd/dispatch.hpp"
 
 namespace pqkem::cli {
 namespace {
@@ -37,9 +38,13 @@ std::string list_text() {
   const auto& f = simd::cpu_features();
   out += fmt::format("random bytes: {}\n", random_source_text());
   out += fmt::format("implementations usable on this CPU: {}\n", impls);
-  out += fmt::format("CPU: {} (AVX2 {}, BMI1 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {})\n", simd::cpu_brand(),
-                     yes_no(f.avx2), yes_no(f.bmi1), yes_no(f.bmi2), yes_no(f.popcnt), yes_no(f.pclmul),
-                     yes_no(f.avx512f));
+  out += fmt::format("CPU: {} (AVX2 {}, BMI1 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {}, VL {}, BW {}, DQ {}, "
+                     "VBMI {}, VBMI2 {})\n",
+                     simd::cpu_brand(), yes_no(f.avx2), yes_no(f.bmi1), yes_no(f.bmi2), yes_no(f.popcnt),
+                     yes_no(f.pclmul), yes_no(f.avx512f), yes_no(f.avx512vl), yes_no(f.avx512bw), yes_no(f.avx512dq),
+                     yes_no(f.avx512vbmi), yes_no(f.avx512vbmi2));
+  if (!simd::impl_usable(simd::Impl::avx512))
+    out += fmt::format("avx512: not usable: {}\n", simd::impl_unusable_reason(simd::Impl::avx512));
   return out;
 }
 
@@ -75,7 +80,12 @@ std::string list_json() {
                       .add_bool("bmi2", f.bmi2)
                       .add_bool("popcnt", f.popcnt)
                       .add_bool("pclmulqdq", f.pclmul)
-                      .add_bool("avx512f", f.avx512f))
+                      .add_bool("avx512f", f.avx512f)
+                      .add_bool("avx512vl", f.avx512vl)
+                      .add_bool("avx512bw", f.avx512bw)
+                      .add_bool("avx512dq", f.avx512dq)
+                      .add_bool("avx512vbmi", f.avx512vbmi)
+                      .add_bool("avx512vbmi2", f.avx512vbmi2))
       .dump();
 }
 

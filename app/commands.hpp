@@ -21,7 +21,7 @@ namespace pqkem::cli {
 
 /// Implementation choices shared by every command that runs an algorithm.
 struct EngineOptions {
-  OptString impl;      ///< --impl auto|portable|avx2; absent: PQKEM_IMPL or auto
+  OptString impl;      ///< --impl auto|portable|avx2|avx512; absent: PQKEM_IMPL or auto
   OptString ntt_plan;  ///< --ntt-plan NAME; absent: PQKEM_NTT_PLAN or the default
 };
 

@@ -31,7 +31,7 @@ void apply_engine_options(const EngineOptions& engine) {
       simd::set_impl_auto();
     } else {
       const auto parsed = simd::parse_impl(impl);
-      if (!parsed) throw_usage(fmt::format("{} must be auto, portable or avx2, not '{}'", source, printable(impl)));
+      if (!parsed) throw_usage(fmt::format("{} must be auto, portable, avx2 or avx512, not '{}'", source, printable(impl)));
       if (!simd::impl_usable(*parsed))
         throw_failure(fmt::format("{} {}: not usable here: {}", source, simd::impl_name(*parsed),
                                   simd::impl_unusable_reason(*parsed)));

@@ -71,9 +71,9 @@ _pqkem() {
       ;;
     --impl)
       if [[ $cmd == bench ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "auto portable avx2 all" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "auto portable avx2 avx512 all" -- "$cur")
       else
-        mapfile -t COMPREPLY < <(compgen -W "auto portable avx2" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "auto portable avx2 avx512" -- "$cur")
       fi
       return 0
       ;;

@@ -4,12 +4,16 @@
 // lane operations.
 //
 // A lane type L provides: type V; bxor(a, b) = a ^ b; andn(a, b) = ~a & b; rol<N>(a), a rotation
-// left by the constant N (0 <= N < 64); rc(i), round i's iota constant as a V. Lane types are
+// left by the constant N (0 <= N < 64); rc(i), round i's iota constant as a V. A lane type with a
+// three-input instruction (AVX-512's vpternlogq) also provides xor3(a, b, c) = a ^ b ^ c and
+// chi(a, b, c) = a ^ (~b & c), and the round then uses them: theta's five-way xor in two
+// instructions, chi in one. Lane types are
 // defined in an anonymous namespace of each user, so every instantiation has internal linkage
 // and code compiled with -mavx2 can never be chosen by the linker for a portable caller.
 // No branch or index depends on the data: the permutation is constant time.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -63,10 +67,27 @@ static_assert(kRho.r[1] == 1 && kRho.r[2] == 62 && kRho.r[24] == 14, "FIPS 202, 
 /// B lanes alive at a time, and writing into a second array lets the compiler keep both states
 /// in registers (with its own spills) rather than memory.
 template <class L>
+concept TernaryLane = requires(typename L::V v) {
+  { L::xor3(v, v, v) } -> std::same_as<typename L::V>;
+  { L::chi(v, v, v) } -> std::same_as<typename L::V>;
+};
+
+template <class L>
+inline __attribute__((always_inline)) typename L::V chi(typename L::V a, typename L::V b, typename L::V c) {
+  if constexpr (TernaryLane<L>) return L::chi(a, b, c);
+  else return L::bxor(a, L::andn(b, c));
+}
+
+template <class L>
 inline __attribute__((always_inline)) void round(const typename L::V* a, typename L::V* e, int i) {
   using V = typename L::V;
   V c[5], d[5];
-  for (int x = 0; x < 5; ++x) c[x] = L::bxor(L::bxor(L::bxor(a[x], a[x + 5]), L::bxor(a[x + 10], a[x + 15])), a[x + 20]);
+  for (int x = 0; x < 5; ++x) {
+    if constexpr (TernaryLane<L>)
+      c[x] = L::xor3(L::xor3(a[x], a[x + 5], a[x + 10]), a[x + 15], a[x + 20]);
+    else
+      c[x] = L::bxor(L::bxor(L::bxor(a[x], a[x + 5]), L::bxor(a[x + 10], a[x + 15])), a[x + 20]);
+  }
   for (int x = 0; x < 5; ++x) d[x] = L::bxor(c[(x + 4) % 5], L::template rol<1>(c[(x + 1) % 5]));
   [&]<int... Y>(std::integer_sequence<int, Y...>) __attribute__((always_inline)) {
     (
@@ -76,7 +97,7 @@ inline __attribute__((always_inline)) void round(const typename L::V* a, typenam
             ((b[X] = L::template rol<kRho.r[(3 * (Row + 15 - 3 * X)) % 5 + 5 * X]>(
                   L::bxor(a[(3 * (Row + 15 - 3 * X)) % 5 + 5 * X], d[(3 * (Row + 15 - 3 * X)) % 5]))),
              ...);
-            ((e[X + 5 * Row] = L::bxor(b[X], L::andn(b[(X + 1) % 5], b[(X + 2) % 5]))), ...);
+            ((e[X + 5 * Row] = chi<L>(b[X], b[(X + 1) % 5], b[(X + 2) % 5])), ...);
           }(std::make_integer_sequence<int, 5>{});
         }(std::integral_constant<int, Y>{}),
         ...);

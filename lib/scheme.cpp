@@ -60,11 +60,17 @@ static_assert(sizes_unique());
 template <class... B>
 struct Backends {};
 using MlKemBackends = Backends<
+#if PQKEM_HAVE_AVX512
+    mlkem::Avx512Backend,
+#endif
 #if PQKEM_HAVE_AVX2
     mlkem::Avx2Backend,
 #endif
     mlkem::RefBackend>;
 using NtruBackends = Backends<
+#if PQKEM_HAVE_AVX512
+    ntru::Avx512Backend,
+#endif
 #if PQKEM_HAVE_AVX2
     ntru::Avx2Backend,
 #endif

@@ -72,7 +72,7 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
                  }});
   }
 #if PQKEM_HAVE_AVX2
-  if constexpr (B::kImpl == simd::Impl::avx2) {
+  if constexpr (B::kImpl != simd::Impl::portable) {  // the AVX-512 backend runs the AVX2 one
     k.push_back({"basemul (MultiplyNTTs)", impl, [st] {
                    simd::avx2::mlkem_basemul_acc_avx2(st->acc.c.data(), st->a.c.data(), st->b.c.data());
                    keep(st->acc);
@@ -114,6 +114,18 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
                  const std::uint8_t nonce[4] = {0, 1, 2, 3};
                  B::template sample_noise_x4<2>(out, st->rho, nonce, 4);
                  keep(r);
+               }});
+  // Key generation's batch: the k x k matrix and the 2k noise polynomials of eta1.
+  k.push_back({"XOF batch of keygen (A^ + 2k noise)", impl, [st, rank, eta1] {
+                 mlkem::XofBatch<typename B::NttPoly> b;
+                 typename B::NttPoly a[16];
+                 mlkem::Poly e[8];
+                 for (int i = 0; i < rank * rank; ++i)
+                   b.add_matrix_entry(a[i], st->rho, static_cast<std::uint8_t>(i % rank), static_cast<std::uint8_t>(i / rank));
+                 b.add_noise(e, 2 * rank, eta1, st->rho, 0);
+                 B::run_xof_batch(b);
+                 keep(a);
+                 keep(e);
                }});
   k.push_back({"H (SHA3-256 of a " + std::to_string(st->ek.size()) + " B ek)", impl, [st] {
                  std::array<std::uint8_t, 32> out;
@@ -213,6 +225,35 @@ std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<sim
     k.push_back({"Keccak-f[1600] x1 (one call)", "avx2", [] {
                    static std::uint64_t s[25];
                    simd::avx2::keccak_f1600_x1_avx2(s);
+                   keep(s);
+                 }});
+  }
+#endif
+#if PQKEM_HAVE_AVX512
+  if (wanted(impls, simd::Impl::avx512)) {
+    add_mlkem_kernels<mlkem::Avx512Backend>(k, st, shape);
+    // The same batch on the 4-way permutation only: what the 8-way lanes are measured against.
+    k.push_back({"XOF batch of keygen, x4 lanes only", "avx512", [st, shape] {
+                   mlkem::XofBatch<mlkem::Avx512Backend::NttPoly> b;
+                   mlkem::Avx512Backend::NttPoly a[16];
+                   mlkem::Poly e[8];
+                   for (int i = 0; i < shape.k * shape.k; ++i)
+                     b.add_matrix_entry(a[i], st->rho, static_cast<std::uint8_t>(i % shape.k),
+                                        static_cast<std::uint8_t>(i / shape.k));
+                   b.add_noise(e, 2 * shape.k, shape.eta1, st->rho, 0);
+                   simd::avx2::mlkem_xof_batch_avx2(b, simd::avx512::keccak_jobs_x4_avx512,
+                                                    simd::avx512::mlkem_rej_uniform_avx512);
+                   keep(a);
+                   keep(e);
+                 }});
+    k.push_back({"Keccak-f[1600] x4 (one call)", "avx512", [] {
+                   alignas(32) static std::uint64_t s[100];
+                   simd::avx512::keccak_f1600_x4_avx512(s);
+                   keep(s);
+                 }});
+    k.push_back({"Keccak-f[1600] x8 (one call)", "avx512", [] {
+                   alignas(64) static std::uint64_t s[200];
+                   simd::avx512::keccak_f1600_x8_avx512(s);
                    keep(s);
                  }});
   }

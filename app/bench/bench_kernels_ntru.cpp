@@ -89,6 +89,9 @@ std::vector<Kernel> ntru_kernels_for(const std::vector<simd::Impl>& impls) {
 #if PQKEM_HAVE_AVX2
   add.template operator()<ntru::Avx2Backend>();
 #endif
+#if PQKEM_HAVE_AVX512
+  add.template operator()<ntru::Avx512Backend>();
+#endif
   return k;
 }
 

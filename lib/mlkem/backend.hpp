@@ -38,9 +38,16 @@
 #ifndef PQKEM_HAVE_AVX2
 #define PQKEM_HAVE_AVX2 0
 #endif
+#ifndef PQKEM_HAVE_AVX512
+#define PQKEM_HAVE_AVX512 0
+#endif
 #if PQKEM_HAVE_AVX2
 #include "simd/keccak/keccak_avx2.hpp"
 #include "simd/mlkem/mlkem_avx2.hpp"
+#endif
+#if PQKEM_HAVE_AVX512
+#include "simd/keccak/keccak_avx512.hpp"
+#include "simd/mlkem/mlkem_avx512.hpp"
 #endif
 
 namespace pqkem::mlkem {
@@ -196,9 +203,26 @@ struct Avx2NttPoly {
   std::array<std::int16_t, kN> c{};
 };
 
+/// sample_ntt_x4 / sample_noise_x4 (RefBackend's contracts) of a SIMD backend B as one batch of
+/// B::run_xof_batch, which runs a lone sponge on the 1-way permutation.
+template <class B, class NttPoly>
+struct BatchSamplers {
+  static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
+    XofBatch<NttPoly> b;
+    for (int j = 0; j < n; ++j) b.add_matrix_entry(*out[j], rho, xy[j][0], xy[j][1]);
+    B::run_xof_batch(b);
+  }
+  template <int Eta>
+  static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) noexcept {
+    XofBatch<NttPoly> b;
+    for (int j = 0; j < n; ++j) b.add_noise_poly(*out[j], Eta, seed, nonce[j]);
+    B::run_xof_batch(b);
+  }
+};
+
 /// The AVX2 kernels (same contracts; B::NttPoly is Avx2NttPoly). Call only when
 /// simd::impl_usable(simd::Impl::avx2).
-struct Avx2Backend {
+struct Avx2Backend : BatchSamplers<Avx2Backend, Avx2NttPoly> {
   static constexpr simd::Impl kImpl = simd::Impl::avx2;
   using NttPoly = Avx2NttPoly;
 
@@ -257,18 +281,8 @@ struct Avx2Backend {
     simd::avx2::mlkem_decode_decompress_avx2(r.c.data(), in.data(), D);
     return r;
   }
-  // Both through the batch kernel, which runs a lone sponge on the 1-way permutation.
-  static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
-    XofBatch<NttPoly> b;
-    for (int j = 0; j < n; ++j) b.add_matrix_entry(*out[j], rho, xy[j][0], xy[j][1]);
-    run_xof_batch(b);
-  }
-  template <int Eta>
-  static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) noexcept {
-    XofBatch<NttPoly> b;
-    for (int j = 0; j < n; ++j) b.add_noise_poly(*out[j], Eta, seed, nonce[j]);
-    run_xof_batch(b);
-  }
+  using BatchSamplers<Avx2Backend, Avx2NttPoly>::sample_ntt_x4;
+  using BatchSamplers<Avx2Backend, Avx2NttPoly>::sample_noise_x4;
   /// The batch on the lanes of the 4-way Keccak (simd/mlkem/mlkem_avx2.hpp).
   static void run_xof_batch(const XofBatch<NttPoly>& b) noexcept { simd::avx2::mlkem_xof_batch_avx2(b); }
   // Single hashes (G; H in keygen) run on the 1-way permutation of keccak_avx2.cpp, compiled
@@ -282,6 +296,22 @@ struct Avx2Backend {
   static void shake256(std::span<std::uint8_t> out, ByteView a, ByteView b) {
     simd::avx2::shake256_x1_avx2(out.data(), out.size(), a.data(), a.size(), b.data(), b.size());
   }
+};
+#endif
+
+#if PQKEM_HAVE_AVX512
+/// The AVX-512 backend: Avx2Backend's kernels and order of T_q (the same NttPoly type), except
+/// the sponge batches, which run on the 8- and 4-way AVX-512 Keccak, and SampleNTT's rejection
+/// step (vpcompressw). Single hashes stay on the 1-way BMI permutation. Call only when
+/// simd::impl_usable(simd::Impl::avx512).
+struct Avx512Backend : Avx2Backend, BatchSamplers<Avx512Backend, Avx2NttPoly> {
+  static constexpr simd::Impl kImpl = simd::Impl::avx512;
+
+  static void run_xof_batch(const XofBatch<NttPoly>& b) noexcept {
+    simd::avx2::mlkem_xof_batch_avx2(b, simd::avx512::keccak_jobs_avx512, simd::avx512::mlkem_rej_uniform_avx512);
+  }
+  using BatchSamplers<Avx512Backend, Avx2NttPoly>::sample_ntt_x4;
+  using BatchSamplers<Avx512Backend, Avx2NttPoly>::sample_noise_x4;
 };
 #endif
 

@@ -126,5 +126,10 @@ template struct Kem<MlKem768, Avx2Backend>;
 template struct Kem<MlKem1024, Avx2Backend>;
 static_assert(KemInstance<Kem<MlKem768, Avx2Backend>>);
 #endif
+#if PQKEM_HAVE_AVX512
+template struct Kem<MlKem512, Avx512Backend>;
+template struct Kem<MlKem768, Avx512Backend>;
+template struct Kem<MlKem1024, Avx512Backend>;
+#endif
 
 }  // namespace pqkem::mlkem

@@ -25,9 +25,15 @@
 #ifndef PQKEM_HAVE_AVX2
 #define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
 #endif
+#ifndef PQKEM_HAVE_AVX512
+#define PQKEM_HAVE_AVX512 0  // likewise for the AVX-512 kernels
+#endif
 #if PQKEM_HAVE_AVX2
 #include "simd/keccak/keccak_avx2.hpp"
 #include "simd/ntru/ntru_avx2.hpp"  // declarations and constants only
+#endif
+#if PQKEM_HAVE_AVX512
+#include "simd/keccak/keccak_avx512.hpp"
 #endif
 
 namespace pqkem::ntru {
@@ -263,8 +269,23 @@ struct Avx2Backend {
 };
 #endif
 
+#if PQKEM_HAVE_AVX512
+/// The AVX-512 backend: Avx2Backend's kernels, with the hash pair on the AVX-512 4-way Keccak.
+/// Call only when simd::impl_usable(simd::Impl::avx512).
+struct Avx512Backend : Avx2Backend {
+  static constexpr simd::Impl kImpl = simd::Impl::avx512;
+  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
+                            ByteView m1a, ByteView m1b) noexcept {
+    simd::avx512::sha3_256_x2_avx512(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(),
+                                     m1b.data(), m1b.size());
+  }
+};
+#endif
+
 /// X(P, B) for every backend B of this build (explicit instantiations).
-#if PQKEM_HAVE_AVX2
+#if PQKEM_HAVE_AVX512
+#define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend) X(P, Avx2Backend) X(P, Avx512Backend)
+#elif PQKEM_HAVE_AVX2
 #define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend) X(P, Avx2Backend)
 #else
 #define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend)

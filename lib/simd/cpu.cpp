@@ -37,6 +37,15 @@ CpuFeatures detect() noexcept {
     f.bmi1 = (b & bit_BMI) != 0;
     f.bmi2 = (b & bit_BMI2) != 0;
     f.avx512f = zmm_enabled && (b & bit_AVX512F) != 0;
+    f.avx512vl = f.avx512f && (b & bit_AVX512VL) != 0;
+    f.avx512bw = f.avx512f && (b & bit_AVX512BW) != 0;
+    f.avx512dq = f.avx512f && (b & bit_AVX512DQ) != 0;
+    f.avx512vbmi = f.avx512f && (c & bit_AVX512VBMI) != 0;
+    f.avx512vbmi2 = f.avx512f && (c & bit_AVX512VBMI2) != 0;
+  }
+  if (__get_cpuid(0, &a, &b, &c, &d) != 0 && b == 0x68747541u && c == 0x444d4163u && d == 0x69746e65u) {
+    __get_cpuid(1, &a, &b, &c, &d);  // "AuthenticAMD": family = base (bits 8-11) + extended (20-27)
+    f.amd_family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);
   }
   return f;
 }
@@ -62,9 +71,9 @@ std::string cpu_brand() {
 }
 
 std::vector<std::string_view> usable_implementations() {
-  std::vector<std::string_view> out;
-  if (impl_usable(Impl::avx2)) out.push_back(impl_name(Impl::avx2));
-  out.push_back(impl_name(Impl::portable));
+  std::vector<std::string_view> out{impl_name(best_impl())};
+  for (const Impl impl : {Impl::avx512, Impl::avx2, Impl::portable})
+    if (impl != best_impl() && impl_usable(impl)) out.push_back(impl_name(impl));
   return out;
 }
 

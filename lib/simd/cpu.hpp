@@ -13,7 +13,16 @@ struct CpuFeatures {
   bool bmi2 = false;
   bool popcnt = false;
   bool pclmul = false;  ///< PCLMULQDQ (carry-less multiplication)
-  bool avx512f = false; ///< reported only; pqkem has no AVX-512 code
+  /// AVX-512 foundation, with the opmask and ZMM state enabled by the OS (XCR0 bits 5-7).
+  bool avx512f = false;
+  bool avx512vl = false;     ///< the AVX-512 instructions on 128/256-bit registers
+  bool avx512bw = false;     ///< 8/16-bit lanes
+  bool avx512dq = false;
+  bool avx512vbmi = false;   ///< vpermb
+  bool avx512vbmi2 = false;  ///< vpcompressw (rejection sampling), vpshldv
+  /// AMD's family (CPUID 1: base + extended family) on AMD CPUs, else 0: the AVX-512 backend is
+  /// chosen automatically only on the families it was measured faster on (simd/dispatch.cpp).
+  unsigned amd_family = 0;
 };
 
 /// Features of the CPU running this process (cached after the first call).
@@ -22,8 +31,9 @@ const CpuFeatures& cpu_features() noexcept;
 /// The CPU's brand string ("AMD EPYC ..."), or "unknown".
 std::string cpu_brand();
 
-/// Names of the implementations usable on this CPU in this build, best first; "portable" is
-/// always there, last (see simd/dispatch.hpp).
+/// Names of the implementations usable on this CPU in this build: the automatic choice first
+/// (simd::best_impl()), then the others, widest first; "portable" is always there
+/// (see simd/dispatch.hpp).
 std::vector<std::string_view> usable_implementations();
 
 }  // namespace pqkem::simd

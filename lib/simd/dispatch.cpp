@@ -11,6 +11,9 @@
 #ifndef PQKEM_HAVE_AVX2
 #define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
 #endif
+#ifndef PQKEM_HAVE_AVX512
+#define PQKEM_HAVE_AVX512 0  // likewise for the AVX-512 kernels
+#endif
 
 namespace pqkem::simd {
 namespace {
@@ -29,11 +32,18 @@ Impl initial_impl() noexcept {
 
 }  // namespace
 
-std::string_view impl_name(Impl impl) noexcept { return impl == Impl::avx2 ? "avx2" : "portable"; }
+std::string_view impl_name(Impl impl) noexcept {
+  switch (impl) {
+    case Impl::avx2: return "avx2";
+    case Impl::avx512: return "avx512";
+    case Impl::portable: break;
+  }
+  return "portable";
+}
 
 std::optional<Impl> parse_impl(std::string_view name) noexcept {
-  if (util::equal_nocase(name, "portable")) return Impl::portable;
-  if (util::equal_nocase(name, "avx2")) return Impl::avx2;
+  for (const Impl impl : {Impl::portable, Impl::avx2, Impl::avx512})
+    if (util::equal_nocase(name, impl_name(impl))) return impl;
   return std::nullopt;
 }
 
@@ -41,8 +51,17 @@ bool is_auto_impl(std::string_view name) noexcept { return util::equal_nocase(na
 
 std::string_view impl_unusable_reason(Impl impl) noexcept {
   if (impl == Impl::portable) return {};
-  if (!PQKEM_HAVE_AVX2) return "this build has no AVX2 kernels";
   const CpuFeatures& f = cpu_features();
+  if (impl == Impl::avx512) {
+    // The AVX-512 backend also runs the AVX2 kernels it has no wider twin for.
+    if (!PQKEM_HAVE_AVX512) return "this build has no AVX-512 kernels";
+    if (!f.avx512f) return "this CPU (or its operating system) does not support AVX-512";
+    if (!f.avx512vl || !f.avx512bw || !f.avx512dq || !f.avx512vbmi || !f.avx512vbmi2)
+      return "this CPU lacks AVX512VL, AVX512BW, AVX512DQ, AVX512_VBMI or AVX512_VBMI2, which the AVX-512 kernels use";
+    if (const std::string_view why = impl_unusable_reason(Impl::avx2); !why.empty()) return why;
+    return {};
+  }
+  if (!PQKEM_HAVE_AVX2) return "this build has no AVX2 kernels";
   if (!f.avx2) return "this CPU (or its operating system) does not support AVX2";
   if (!f.bmi1 || !f.bmi2 || !f.popcnt || !f.pclmul)
     return "this CPU lacks BMI1, BMI2, POPCNT or PCLMULQDQ, which the AVX2 kernels use";
@@ -51,7 +70,14 @@ std::string_view impl_unusable_reason(Impl impl) noexcept {
 
 bool impl_usable(Impl impl) noexcept { return impl_unusable_reason(impl).empty(); }
 
-Impl best_impl() noexcept { return impl_usable(Impl::avx2) ? Impl::avx2 : Impl::portable; }
+Impl best_impl() noexcept {
+  // AVX-512 only where it was measured faster than AVX2: AMD Zen 4 and Zen 5 (families 19h and
+  // 1Ah; Zen 3, also 19h, has no AVX-512 and fails impl_usable). Intel CPUs lower their clock
+  // for AVX-512 work on some generations and are not measured here: they keep AVX2 unless asked.
+  const unsigned fam = cpu_features().amd_family;
+  if ((fam == 0x19 || fam == 0x1a) && impl_usable(Impl::avx512)) return Impl::avx512;
+  return impl_usable(Impl::avx2) ? Impl::avx2 : Impl::portable;
+}
 
 Impl active_impl() noexcept {
   int v = g_impl.load(std::memory_order_acquire);

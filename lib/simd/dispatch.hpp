@@ -1,11 +1,11 @@
-// pqkem: which implementation (portable or AVX2) the operations use.
+// pqkem: which implementation (portable, AVX2 or AVX-512) the operations use.
 //
 // The choice is made once per process (and may be changed between operations): set_impl()
-// wins; otherwise PQKEM_IMPL in the environment (portable|avx2|auto) if it names a usable
+// wins; otherwise PQKEM_IMPL in the environment (portable|avx2|avx512|auto) if it names a usable
 // implementation; otherwise the best usable one. Operations read active_impl() once and run
-// that backend's kernels for the whole operation. AVX2 code lives only in files compiled with
-// -mavx2 (lib/simd/<subject>/*_avx2.cpp) and is reached only through this choice, so the binary runs on any
-// x86-64 CPU.
+// that backend's kernels for the whole operation. SIMD code lives only in files compiled with
+// its flags (lib/simd/<subject>/*_avx2.cpp with -mavx2, *_avx512.cpp with the AVX-512 flags) and
+// is reached only through this choice, so the binary runs on any x86-64 CPU.
 #pragma once
 
 #include <optional>
@@ -14,10 +14,10 @@
 
 namespace pqkem::simd {
 
-enum class Impl { portable, avx2 };
+enum class Impl { portable, avx2, avx512 };
 
 std::string_view impl_name(Impl impl) noexcept;
-/// "portable" or "avx2" in any case; nullopt otherwise.
+/// "portable", "avx2" or "avx512" in any case; nullopt otherwise.
 std::optional<Impl> parse_impl(std::string_view name) noexcept;
 /// True for "auto" in any case: the CPUID choice.
 bool is_auto_impl(std::string_view name) noexcept;
@@ -27,7 +27,8 @@ bool impl_usable(Impl impl) noexcept;
 /// Why `impl` is not usable ("this CPU has no AVX2", "this build has no AVX2 kernels"), or "".
 std::string_view impl_unusable_reason(Impl impl) noexcept;
 
-/// The best usable implementation (AVX2 when usable, else portable).
+/// The automatic choice: AVX-512 where usable on a CPU family it was measured faster on (AMD
+/// family 19h/1Ah: Zen 4, Zen 5), else AVX2 when usable, else portable.
 Impl best_impl() noexcept;
 /// The implementation operations use now.
 Impl active_impl() noexcept;

@@ -224,8 +224,8 @@ TEST(BenchStats, RegressionOnlyBeyondBothSpreadsTheFloorAndTheTimerStep) {
 
 // --kernels measures the implementation(s) --impl names, and only those.
 TEST(Bench, KernelsFollowImpl) {
-  for (const std::string& impl : std::vector<std::string>{"portable", usable_impl_other_than_portable()}) {
-    if (impl.empty()) continue;
+  for (const std::string_view impl_name : pqkem::simd::usable_implementations()) {
+    const std::string impl(impl_name);
     for (const char* alg : {"ML-KEM-768", "ntruhps2048509"}) {
       const Outcome r = run(std::string("bench --kernels -a ") + alg + " --impl " + impl + " --iterations 10 --rounds 2 --json");
       ASSERT_EQ(r.exit_code, 0) << alg << " " << impl;

@@ -650,23 +650,28 @@ group_engine() {
   run 2 "unknown NTT plan '44'; give a plan or FORWARD/INVERSE, the plans being: 1111111 " "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --ntt-plan 44
   run 2 "PQKEM_NTT_PLAN: unknown NTT plan 'fast'" env PQKEM_NTT_PLAN=fast "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2
   run 2 "unknown NTT plan '3211/'" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --ntt-plan 3211/
-  run 2 "--impl must be auto, portable or avx2, not 'sse4'" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --impl sse4
-  run 2 "PQKEM_IMPL must be auto, portable or avx2" env PQKEM_IMPL=neon "$PQ" decaps --sk sk.default --ct ct.3211 --ss s2
+  run 2 "--impl must be auto, portable, avx2 or avx512, not 'sse4'" "$PQ" keygen -a ML-KEM-768 --pk p2 --sk s2 --impl sse4
+  run 2 "PQKEM_IMPL must be auto, portable, avx2 or avx512" env PQKEM_IMPL=neon "$PQ" decaps --sk sk.default --ct ct.3211 --ss s2
   unchanged "$d" "$before" "engine usage errors"
   # portable and auto always work and agree.
   run 0 "" "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.portable --sk sk.portable --impl portable &&
     check "--impl portable: same key pair" cmp -s pk.default pk.portable
   run 0 "" env PQKEM_IMPL=auto "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.auto --sk sk.auto &&
     check "PQKEM_IMPL=auto: same key pair" cmp -s pk.default pk.auto
-  # avx2: works and agrees where 'pqkem list' says it is usable; otherwise a failure (exit 1)
-  # that says why, and nothing is written.
-  if "$PQ" list | grep -q '^implementations usable on this CPU: avx2'; then
-    run 0 "" "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.avx2 --sk sk.avx2 --impl avx2 &&
-      check "--impl avx2: same key pair" bash -c "cmp -s pk.default pk.avx2 && cmp -s sk.default sk.avx2"
-  else
-    run 1 "--impl avx2: not usable here" "$PQ" keygen -a ML-KEM-768 --pk pk.avx2 --sk sk.avx2 --impl avx2
-    check "--impl avx2 refused: no file" test ! -e pk.avx2 -a ! -e sk.avx2
-  fi
+  # avx2 and avx512: each works and agrees where 'pqkem list' says it is usable; otherwise a
+  # failure (exit 1) that says why, and nothing is written.
+  local impl
+  for impl in avx2 avx512; do
+    if "$PQ" list | grep -Eq "^implementations usable on this CPU: (.*, )?$impl(,|\$)"; then
+      run 0 "" "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.$impl --sk sk.$impl --impl $impl &&
+        check "--impl $impl: same key pair" bash -c "cmp -s pk.default pk.$impl && cmp -s sk.default sk.$impl"
+      run 0 "" "$PQ" decaps --sk sk.default --ct ct.3211 --ss ss.$impl --impl $impl &&
+        check "--impl $impl: decaps recovers the secret" cmp -s ss.$impl ss.1111111
+    else
+      run 1 "--impl $impl: not usable here" "$PQ" keygen -a ML-KEM-768 --pk pk.$impl --sk sk.$impl --impl $impl
+      check "--impl $impl refused: no file" test ! -e pk.$impl -a ! -e sk.$impl
+    fi
+  done
 
   # The random source: --rng, else PQKEM_RNG (empty counts as unset), else system; both sources
   # round-trip, and list and --version name the one in use.

@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto ct = in.rest();
 
   std::optional<SecretBytes> first;
-  for (const auto impl : {simd::Impl::portable, simd::Impl::avx2}) {
+  for (const auto impl : {simd::Impl::portable, simd::Impl::avx2, simd::Impl::avx512}) {
     if (!simd::impl_usable(impl)) continue;
     simd::set_impl(impl);
     try {

@@ -4,6 +4,8 @@
 // key, secret key, ciphertext, shared secrets, recomputed public key) must be byte-identical,
 // and decaps of the unmodified ciphertext must return encaps' secret. Without AVX2 on the CPU
 // it still checks the portable round trip.
+#include <string>
+
 #include "fuzz_util.hpp"
 #include "pqkem.hpp"
 #include "simd/dispatch.hpp"
@@ -48,16 +50,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Run p = run(info, kg, ec, flip);
   fuzz::check(same(p.ss, p.e.ss), "portable: decaps(encaps) differs");
   fuzz::check(p.pk2 == p.kp.pk, "portable: public_key_from_secret_key differs");
-  if (simd::impl_usable(simd::Impl::avx2)) {
-    simd::set_impl(simd::Impl::avx2);
+  for (const simd::Impl impl : {simd::Impl::avx2, simd::Impl::avx512}) {
+    if (!simd::impl_usable(impl)) continue;
+    simd::set_impl(impl);
+    const std::string n(simd::impl_name(impl));
     const Run a = run(info, kg, ec, flip);
-    fuzz::check(a.kp.pk == p.kp.pk, "avx2 keygen: public key differs");
-    fuzz::check(same(a.kp.sk, p.kp.sk), "avx2 keygen: secret key differs");
-    fuzz::check(a.e.ct == p.e.ct, "avx2 encaps: ciphertext differs");
-    fuzz::check(same(a.e.ss, p.e.ss), "avx2 encaps: shared secret differs");
-    fuzz::check(same(a.ss, p.ss), "avx2 decaps: shared secret differs");
-    fuzz::check(same(a.ss_bad, p.ss_bad), "avx2 decaps (modified ciphertext): shared secret differs");
-    fuzz::check(a.pk2 == p.pk2, "avx2 public_key_from_secret_key differs");
+    fuzz::check(a.kp.pk == p.kp.pk, (n + " keygen: public key differs").c_str());
+    fuzz::check(same(a.kp.sk, p.kp.sk), (n + " keygen: secret key differs").c_str());
+    fuzz::check(a.e.ct == p.e.ct, (n + " encaps: ciphertext differs").c_str());
+    fuzz::check(same(a.e.ss, p.e.ss), (n + " encaps: shared secret differs").c_str());
+    fuzz::check(same(a.ss, p.ss), (n + " decaps: shared secret differs").c_str());
+    fuzz::check(same(a.ss_bad, p.ss_bad), (n + " decaps (modified ciphertext): shared secret differs").c_str());
+    fuzz::check(a.pk2 == p.pk2, (n + " public_key_from_secret_key differs").c_str());
   }
   simd::set_impl_auto();
   return 0;

@@ -55,8 +55,8 @@ expect "ntruhps2048509 ntruhps2048677 ntruhps4096821 ntruhrss701" "$words0" enca
 expect "bin der hex pem" "$words0" keygen --format ""
 expect "bin hex" "$words0" encaps --pk a.pk --format ""
 expect "both expanded seed" "$words0" convert --sk-form ""
-expect "auto avx2 portable" "$words0" decaps --impl ""
-expect "all auto avx2 portable" "$words0" bench --impl ""
+expect "auto avx2 avx512 portable" "$words0" decaps --impl ""
+expect "all auto avx2 avx512 portable" "$words0" bench --impl ""
 expect "--sk --sk-form" "$words0" keygen --pk a.pk --s
 expect "--json" "$words0" list --j
 

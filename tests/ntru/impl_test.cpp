@@ -26,6 +26,12 @@ TEST(NtruImpl, ActiveImplementationIsTheRequestedOne) {
     EXPECT_EQ(active_kernels<NtruHps2048677>().impl, simd::Impl::avx2);
     EXPECT_EQ(active_kernels<NtruHps4096821>().impl, simd::Impl::avx2);
     EXPECT_EQ(active_kernels<NtruHrss701>().impl, simd::Impl::avx2);
+  } else if (requested == "avx512") {
+    if (!simd::impl_usable(simd::Impl::avx512))
+      GTEST_SKIP() << "AVX-512 backend not usable here: " << simd::impl_unusable_reason(simd::Impl::avx512);
+    EXPECT_EQ(simd::active_impl(), simd::Impl::avx512);
+    EXPECT_EQ(active_kernels<NtruHps2048509>().impl, simd::Impl::avx512);
+    EXPECT_EQ(active_kernels<NtruHrss701>().impl, simd::Impl::avx512);
   } else if (requested == "portable" || requested.empty()) {
     const simd::Impl want = requested.empty() ? simd::best_impl() : simd::Impl::portable;
     EXPECT_EQ(simd::active_impl(), want);

@@ -78,16 +78,19 @@ const Kernels<P>& kernels_ref() noexcept {
   return k;
 }
 
-/// The kernels of `impl`; the portable ones for Impl::avx2 in a build without AVX2 kernels
+/// The kernels of `impl`; the portable ones for an implementation this build has no kernels for
 /// (the `impl` field says so).
 template <class P>
 const Kernels<P>& kernels(simd::Impl impl) noexcept {
+#if PQKEM_HAVE_AVX512
+  static constexpr Kernels<P> avx512 = kernels_of<P, Avx512Backend>();
+  if (impl == simd::Impl::avx512) return avx512;
+#endif
 #if PQKEM_HAVE_AVX2
   static constexpr Kernels<P> avx2 = kernels_of<P, Avx2Backend>();
   if (impl == simd::Impl::avx2) return avx2;
-#else
-  (void)impl;
 #endif
+  (void)impl;
   return kernels_ref<P>();
 }
 

@@ -10,6 +10,7 @@
 
 #include "keccak_f1600.hpp"
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
+#include "simd/keccak/keccak_jobs_impl.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
@@ -152,29 +153,7 @@ void absorb_x4(std::uint64_t* s, std::size_t rate, std::uint8_t ds, const std::u
 
 /// Copies the first `n` bytes of each of the four rate parts into out[j] + off.
 void extract_x4(const std::uint64_t* s, std::uint8_t* const out[4], std::size_t off, std::size_t n) {
-  const std::size_t words = n / 8;
-  for (std::size_t i = 0; i < words; i += 4) {
-    if (i + 4 <= words) {  // a 4x4 transpose of 64-bit words: four words of each state
-      const __m256i w0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i));
-      const __m256i w1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i + 4));
-      const __m256i w2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i + 8));
-      const __m256i w3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 4 * i + 12));
-      const __m256i t0 = _mm256_unpacklo_epi64(w0, w1);  // s0w0 s0w1 | s2w0 s2w1
-      const __m256i t1 = _mm256_unpackhi_epi64(w0, w1);  // s1w0 s1w1 | s3w0 s3w1
-      const __m256i t2 = _mm256_unpacklo_epi64(w2, w3);
-      const __m256i t3 = _mm256_unpackhi_epi64(w2, w3);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[0] + off + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[1] + off + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x20));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[2] + off + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[3] + off + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
-    } else {
-      for (std::size_t w = i; w < words; ++w)
-        for (int j = 0; j < 4; ++j) memcpy(out[j] + off + 8 * w, s + 4 * w + j, 8);
-    }
-  }
-  const std::size_t tail = n - 8 * words;
-  if (tail > 0)
-    for (int j = 0; j < 4; ++j) memcpy(out[j] + off + 8 * words, s + 4 * words + j, tail);
+  extract_group<4>(s, 0, out, off, n);
 }
 
 void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, const std::uint8_t* const in[4],
@@ -191,137 +170,16 @@ void xof_x4(std::size_t rate, std::uint8_t* const out[4], std::size_t outlen, co
   secure_wipe(s, sizeof s);
 }
 
-// ---- a batch of sponges on the lanes of the 4-way permutation ---------------------------------
-
-/// The message bytes [pos, pos + 8) of in[0] || in[1] (zero past its end) as a little-endian
-/// word: one load inside a piece, byte by byte across the pieces' boundary or the end.
-inline std::uint64_t message_word(const KeccakJob& job, std::size_t pos) {
-  const std::size_t len0 = job.inlen[0], len = len0 + job.inlen[1];
-  if (pos + 8 <= len0) return load64(job.in[0] + pos);
-  if (pos >= len0 && pos + 8 <= len) return load64(job.in[1] + (pos - len0));
-  std::uint64_t v = 0;
-  for (std::size_t k = 0; k < 8 && pos + k < len; ++k) {
-    const std::size_t p = pos + k;
-    v |= std::uint64_t{p < len0 ? job.in[0][p] : job.in[1][p - len0]} << (8 * k);
-  }
-  return v;
-}
-
-/// XORs block b (of nblocks) of the job's padded message into a lane whose words are w[0],
-/// w[Stride], ...: a whole block inside one piece word by word, the others through message_word;
-/// the last block (len mod Rate message bytes) gets the domain bits and pad10*1.
-template <std::size_t Rate, int Stride>
-inline void absorb_block(std::uint64_t* w, const KeccakJob& job, std::size_t b, std::size_t nblocks) {
-  constexpr std::size_t kWords = Rate / 8;
-  const std::size_t off = b * Rate, len0 = job.inlen[0];
-  if (b + 1 < nblocks) {
-    const std::uint8_t* src = off + Rate <= len0 ? job.in[0] + off : off >= len0 ? job.in[1] + (off - len0) : nullptr;
-    if (src != nullptr) {
-#pragma GCC unroll 21
-      for (std::size_t i = 0; i < kWords; ++i) w[Stride * i] ^= load64(src + 8 * i);
-    } else {
-      for (std::size_t i = 0; i < kWords; ++i) w[Stride * i] ^= message_word(job, off + 8 * i);
-    }
-    return;
-  }
-  const std::size_t n = len0 + job.inlen[1] - off;  // < Rate
-  for (std::size_t i = 0; 8 * i < n; ++i) w[Stride * i] ^= message_word(job, off + 8 * i);
-  w[Stride * (n >> 3)] ^= std::uint64_t{job.ds} << (8 * (n & 7));
-  w[Stride * (kWords - 1)] ^= std::uint64_t{0x80} << 56;
-}
-
-/// floor(len / rate) for the rates of FIPS 202 this file uses (168, 136, 72), by multiplication:
-/// lengths are public, but no division instruction is allowed in code that handles secrets.
-std::size_t whole_blocks(std::size_t len, std::size_t rate) {
-  return rate == 168 ? len / 168 : rate == 136 ? len / 136 : len / 72;
-}
-
-/// A sponge in a lane: its job (null when the lane is free), the next block to absorb, and how
-/// many output bytes it has delivered.
-struct Lane {
-  const KeccakJob* job;
-  std::size_t block, nblocks, done;
+/// The lanes of the 4-way permutation for the batch scheduler (keccak_jobs_impl.hpp).
+struct Avx2Perm {
+  static constexpr int kWidth = 4;
+  static void permute(std::uint64_t* s) { keccak_f1600_x4_avx2(s); }
+  static void permute1(std::uint64_t* s) { keccak_f1600_x1_avx2(s); }
 };
-
-/// The work that follows a permutation in a lane whose words are w[0], w[Stride], ...: absorb the
-/// next block, or, once all are in, squeeze one block from `squeezed` (the lane's rate bytes,
-/// readable for 8 more) to the consumer or the output. Returns whether the sponge goes on.
-template <std::size_t Rate, int Stride>
-bool lane_step_at(Lane& l, std::uint64_t* w, const std::uint8_t* squeezed) {
-  const KeccakJob& job = *l.job;
-  if (l.block < l.nblocks) {
-    absorb_block<Rate, Stride>(w, job, l.block, l.nblocks);
-    ++l.block;
-    return true;
-  }
-  if (job.consume != nullptr) return job.consume(job.ctx, squeezed);
-  const std::size_t n = job.outlen - l.done < Rate ? job.outlen - l.done : Rate;
-  if (n > 0) memcpy(job.out + l.done, squeezed, n);
-  l.done += n;
-  return l.done < job.outlen;
-}
-
-template <int Stride>
-bool lane_step(Lane& l, std::uint64_t* w, const std::uint8_t* squeezed) {
-  switch (l.job->rate) {
-    case 168: return lane_step_at<168, Stride>(l, w, squeezed);
-    case 136: return lane_step_at<136, Stride>(l, w, squeezed);
-    default: return lane_step_at<72, Stride>(l, w, squeezed);
-  }
-}
 
 }  // namespace
 
-void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept {
-  alignas(32) std::uint64_t s[100];
-  alignas(32) std::uint8_t blk[4][168 + 8];  // + 8: consumers may read past the block
-  alignas(8) std::uint64_t one[25];          // 200 bytes: rate + 8 readable too
-  std::uint8_t* const blk_lane[4] = {blk[0], blk[1], blk[2], blk[3]};
-  memset(s, 0, sizeof s);
-  for (auto& b : blk) memset(b + 168, 0, 8);  // extract_x4 fills the 168 bytes before these
-  Lane lanes[4] = {};
-  int next = 0;
-  // Lane j takes the next job, if any, and absorbs its first block.
-  const auto start = [&](int j) {
-    lanes[j].job = nullptr;
-    if (next == n) return;
-    const KeccakJob& job = jobs[next++];
-    lanes[j] = {&job, 0, whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + 1, 0};
-    for (int i = 0; i < 25; ++i) s[4 * i + j] = 0;
-    lane_step<4>(lanes[j], s + j, nullptr);
-  };
-  for (int j = 0; j < 4; ++j) start(j);
-  for (;;) {
-    int active = 0, last = 0;
-    bool squeezing = false;
-    for (int j = 0; j < 4; ++j)
-      if (lanes[j].job != nullptr) {
-        ++active, last = j;
-        squeezing |= lanes[j].block == lanes[j].nblocks;
-      }
-    if (active == 0) break;
-    if (active == 1 && next == n) {  // the last sponge goes on alone
-      for (int i = 0; i < 25; ++i) one[i] = s[4 * i + last];
-      // GCC vectorises that copy and then calls the (scalar, same-file) permutation and the
-      // consumer without the vzeroupper it puts before other calls, so the upper halves of the
-      // YMM registers stayed dirty into the caller's SSE code (portable NTRU ran 2.5x slower
-      // after it on this host). Clear them here; the tests check the state on return.
-      _mm256_zeroupper();
-      do keccak_f1600_x1_avx2(one);
-      while (lane_step<1>(lanes[last], one, reinterpret_cast<const std::uint8_t*>(one)));
-      break;
-    }
-    keccak_f1600_x4_avx2(s);
-    // Any lane squeezing: take the rate part of all four at once (4 x 4 word transposes).
-    if (squeezing) extract_x4(s, blk_lane, 0, 168);
-    for (int j = 0; j < 4; ++j)
-      if (lanes[j].job != nullptr && !lane_step<4>(lanes[j], s + j, blk[j])) start(j);
-  }
-  // The states and buffers may hold secrets (PRF on sigma, G on m, J on z).
-  secure_wipe(s, sizeof s);
-  secure_wipe(blk, sizeof blk);
-  secure_wipe(one, sizeof one);
-}
+void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept { run_keccak_jobs<Avx2Perm, Avx2Perm>(jobs, n); }
 
 void keccak_f1600_x1_avx2(std::uint64_t s[25]) noexcept { permute<ScalarLane>(s); }
 

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "simd/keccak/keccak_job.hpp"
+
 namespace pqkem::simd::avx2 {
 
 /// Keccak-f[1600] (FIPS 202, section 3.3, 24 rounds) on one state of 25 lanes, lane
@@ -40,22 +42,8 @@ void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std:
 void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
                       const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept;
 
-/// One sponge of a batch for keccak_jobs_avx2 (FIPS 202, section 4): the message in[0] || in[1]
-/// (a null piece has length 0), padded with the domain bits `ds` (0x06 SHA-3, 0x1F SHAKE) and
-/// pad10*1 at `rate` bytes: 168 (SHAKE128), 136 (SHA3-256, SHAKE256) or 72 (SHA3-512), no other. Output: with
-/// consume null, the first outlen bytes go to out; otherwise consume(ctx, block) receives each
-/// squeezed block of `rate` bytes in turn (readable for 8 bytes past it) and returns whether it
-/// wants the next one.
-struct KeccakJob {
-  std::size_t rate;
-  std::uint8_t ds;
-  const std::uint8_t* in[2];
-  std::size_t inlen[2];
-  std::uint8_t* out;
-  std::size_t outlen;
-  bool (*consume)(void* ctx, const std::uint8_t* block);
-  void* ctx;
-};
+/// One sponge of a batch (simd/keccak/keccak_job.hpp).
+using simd::KeccakJob;
 
 /// Runs n independent sponges on the four lanes of the 4-way permutation: jobs enter in order,
 /// each into the first lane that is free, so sponges of different rates, lengths and output

@@ -20,8 +20,11 @@
 #include <cstdint>
 
 #include "mlkem/xof_batch.hpp"  // plain data, no code
+#include "simd/keccak/keccak_job.hpp"
 
 namespace pqkem::simd::avx2 {
+
+using simd::KeccakJob;
 
 /// 16 x 16 transposition: converts between the FIPS 203 order and the AVX2 order of T_q.
 void mlkem_transpose_avx2(std::int16_t a[256]) noexcept;
@@ -70,7 +73,8 @@ void mlkem_decode_decompress_avx2(std::int16_t a[256], const std::uint8_t* in, i
 
 /// Rejection sampling of SampleNTT (Algorithm 7, the loop body) on public bytes: appends to
 /// a[ctr..] the 12-bit candidates of buf (len a multiple of 3) that are < q, stopping at 256.
-/// buf must be readable up to buf[len + 7] (the vector loads overrun; those bytes are not used).
+/// buf must be readable up to buf[len + 7] (the vector loads overrun; those bytes are not used);
+/// with len < 24 there is no vector load and only buf[0 .. len) is read.
 /// Returns the new count. Same values, same order as the portable loop.
 unsigned mlkem_rej_uniform_avx2(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept;
 
@@ -80,9 +84,14 @@ void mlkem_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noe
 
 /// The sponge work of one ML-KEM step whose parts do not depend on each other (contents in
 /// mlkem/xof_batch.hpp; matrix entries come out in the AVX2 order), run as one batch of
-/// keccak_jobs_avx2: hashes first, then the matrix, then the noise, so the longest sponges start
-/// first. Equal to the portable functions one by one (sample_ntt_ref, sample_noise_ref,
-/// hash.hpp).
-void mlkem_xof_batch_avx2(const mlkem::XofBatchData& batch) noexcept;
+/// `jobs` (keccak_jobs_avx2 unless given): hashes first, then the matrix, then the noise, so the
+/// longest sponges start first; SampleNTT's candidates go through `rej_uniform`
+/// (mlkem_rej_uniform_avx2 unless given). Equal to the portable functions one by one
+/// (sample_ntt_ref, sample_noise_ref, hash.hpp). The AVX-512 backend passes its own scheduler
+/// and sampler (simd/mlkem/mlkem_avx512.hpp), which must be usable then.
+using KeccakJobsFn = void (*)(const KeccakJob* jobs, int n) noexcept;
+using RejUniformFn = unsigned (*)(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept;
+void mlkem_xof_batch_avx2(const mlkem::XofBatchData& batch, KeccakJobsFn jobs = nullptr,
+                          RejUniformFn rej_uniform = nullptr) noexcept;
 
 }  // namespace pqkem::simd::avx2

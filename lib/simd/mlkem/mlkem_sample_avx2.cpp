@@ -138,23 +138,26 @@ void mlkem_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noe
 
 namespace {
 
-/// A SampleNTT in progress: the candidates accepted so far.
+/// A SampleNTT in progress: the candidates accepted so far, and the sampler.
 struct Rejection {
   std::int16_t* a;
   unsigned ctr;
+  RejUniformFn rej_uniform;
 };
 
 /// KeccakJob consumer of a SHAKE128 stream: one 168-byte block of candidates; wants more until
 /// 256 are accepted (public: the stream of rho).
 bool rejection_consume(void* ctx, const std::uint8_t* block) {
   auto* r = static_cast<Rejection*>(ctx);
-  r->ctr = mlkem_rej_uniform_avx2(r->a, r->ctr, block, 168);
+  r->ctr = r->rej_uniform(r->a, r->ctr, block, 168);
   return r->ctr < 256;
 }
 
 }  // namespace
 
-void mlkem_xof_batch_avx2(const mlkem::XofBatchData& b) noexcept {
+void mlkem_xof_batch_avx2(const mlkem::XofBatchData& b, KeccakJobsFn run, RejUniformFn rej_uniform) noexcept {
+  if (run == nullptr) run = keccak_jobs_avx2;
+  if (rej_uniform == nullptr) rej_uniform = mlkem_rej_uniform_avx2;
   KeccakJob jobs[2 + 16 + 9];
   Rejection rej[16];
   alignas(32) std::uint8_t prf[9][192];
@@ -163,13 +166,13 @@ void mlkem_xof_batch_avx2(const mlkem::XofBatchData& b) noexcept {
     jobs[n++] = {136, static_cast<std::uint8_t>(b.hash_shake[i] ? 0x1F : 0x06), {b.hash_in[i][0], b.hash_in[i][1]},
                  {b.hash_len[i][0], b.hash_len[i][1]}, b.hash_out[i], 32, nullptr, nullptr};
   for (int i = 0; i < b.n_matrix; ++i) {
-    rej[i] = {b.matrix[i], 0};
+    rej[i] = {b.matrix[i], 0, rej_uniform};
     jobs[n++] = {168, 0x1F, {b.rho, b.xy[i]}, {32, 2}, nullptr, 0, rejection_consume, &rej[i]};
   }
   for (int i = 0; i < b.n_noise; ++i)
     jobs[n++] = {136, 0x1F, {b.sigma, &b.nonce[i]}, {32, 1}, prf[i], 64 * static_cast<std::size_t>(b.eta[i]),
                  nullptr, nullptr};
-  keccak_jobs_avx2(jobs, n);
+  run(jobs, n);
   for (int i = 0; i < b.n_matrix; ++i) transpose16_mem(b.matrix[i], b.matrix[i]);  // to the AVX2 order
   for (int i = 0; i < b.n_noise; ++i) mlkem_cbd_avx2(b.noise[i], prf[i], b.eta[i]);
   secure_wipe(prf, sizeof prf[0] * static_cast<std::size_t>(b.n_noise));  // the rows written

@@ -1,9 +1,11 @@
-// ML-KEM AVX2 kernels against their portable twins (lib/mlkem), the 4-way and 1-way Keccak
-// against OpenSSL, and the whole KEM once per implementation, byte for byte.
+// ML-KEM AVX2 and AVX-512 kernels against their portable twins (lib/mlkem), the 4-, 8- and 1-way
+// Keccak against the portable sponges and OpenSSL, and the whole KEM once per implementation,
+// byte for byte.
 //
 // On a CPU with AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ the AVX2 kernels must be compiled in, usable and
 // selected: anything else FAILS (never skips). On a CPU without them the tests check that
-// dispatch falls back to the portable code.
+// dispatch falls back to the portable code. The AVX-512 tests skip, saying so, on a CPU without
+// the AVX-512 features the backend needs (F, VL, BW, DQ, VBMI, VBMI2).
 #include <cpuid.h>
 #include <gtest/gtest.h>
 
@@ -27,6 +29,9 @@
 #ifndef PQKEM_HAVE_AVX2
 #define PQKEM_HAVE_AVX2 0
 #endif
+#ifndef PQKEM_HAVE_AVX512
+#define PQKEM_HAVE_AVX512 0
+#endif
 
 namespace pqkem::mlkem {
 namespace {
@@ -40,12 +45,39 @@ TEST(MlKemAvx2, UsableWheneverTheCpuHasAvx2) {
   if (cpu_has_avx2()) {
     EXPECT_TRUE(PQKEM_HAVE_AVX2) << "the CPU has AVX2 but this build has no ML-KEM AVX2 kernels";
     EXPECT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
-    EXPECT_EQ(simd::best_impl(), simd::Impl::avx2);
+    EXPECT_NE(simd::best_impl(), simd::Impl::portable);
   } else {
     EXPECT_FALSE(simd::impl_usable(simd::Impl::avx2));
     EXPECT_EQ(simd::best_impl(), simd::Impl::portable);
     EXPECT_EQ(simd::active_impl(), simd::Impl::portable);
   }
+}
+
+bool cpu_has_avx512() {
+  const auto& f = simd::cpu_features();
+  return cpu_has_avx2() && f.avx512f && f.avx512vl && f.avx512bw && f.avx512dq && f.avx512vbmi && f.avx512vbmi2;
+}
+
+TEST(MlKemAvx512, UsableExactlyWhenTheCpuHasTheFeatures) {
+  if (cpu_has_avx512()) {
+    EXPECT_TRUE(PQKEM_HAVE_AVX512) << "the CPU has AVX-512 but this build has no AVX-512 kernels";
+    EXPECT_TRUE(simd::impl_usable(simd::Impl::avx512)) << simd::impl_unusable_reason(simd::Impl::avx512);
+    // The automatic choice takes it on the families it was measured faster on (AMD Zen 4, Zen 5).
+    const unsigned fam = simd::cpu_features().amd_family;
+    EXPECT_EQ(simd::best_impl(), fam == 0x19 || fam == 0x1a ? simd::Impl::avx512 : simd::Impl::avx2);
+  } else {
+    EXPECT_FALSE(simd::impl_usable(simd::Impl::avx512));
+    EXPECT_THROW(simd::set_impl(simd::Impl::avx512), Error);
+    EXPECT_NE(simd::best_impl(), simd::Impl::avx512);
+  }
+}
+
+/// The SIMD implementations this CPU can run, for the tests that compare each with the portable one.
+std::vector<simd::Impl> simd_impls() {
+  std::vector<simd::Impl> v;
+  for (const auto impl : {simd::Impl::avx2, simd::Impl::avx512})
+    if (simd::impl_usable(impl)) v.push_back(impl);
+  return v;
 }
 
 // Every operation of the AVX2 implementation, ML-KEM and NTRU, returns with the upper halves of
@@ -63,22 +95,28 @@ std::uint64_t xinuse() {
 }
 void clear_upper() { __asm__ volatile("vzeroupper" ::: "memory"); }
 
+// The AVX-512 implementation likewise for the upper halves of ZMM0-15 (bit 6, ZMM_Hi256), which
+// vzeroupper clears too. (ZMM16-31, bit 7, are out of reach of SSE code and cost it nothing.)
 TEST(Avx2State, OperationsReturnWithTheUpperYmmStateClean) {
   if (!cpu_has_avx2()) GTEST_SKIP() << "this CPU has no AVX2: no AVX2 code to check";
   if (!xinuse_readable()) GTEST_SKIP() << "this CPU has no XGETBV with ECX = 1 (XINUSE), which the check reads";
-  simd::set_impl(simd::Impl::avx2);
-  for (const SchemeInfo& info : all_schemes()) {
-    for (int trial = 0; trial < 8; ++trial) {
-      clear_upper();
-      const KeyPair kp = keygen(info.scheme);
-      EXPECT_EQ(xinuse() & 4, 0u) << info.name << " keygen left the upper YMM state dirty";
-      clear_upper();
-      const Encapsulation e = encaps(info.scheme, kp.pk);
-      EXPECT_EQ(xinuse() & 4, 0u) << info.name << " encaps left the upper YMM state dirty";
-      clear_upper();
-      const SecretBytes ss = decaps(info.scheme, kp.sk, e.ct);
-      EXPECT_EQ(xinuse() & 4, 0u) << info.name << " decaps left the upper YMM state dirty";
-      ASSERT_TRUE(std::equal(ss.view().begin(), ss.view().end(), e.ss.view().begin()));
+  for (const simd::Impl impl : simd_impls()) {
+    simd::set_impl(impl);
+    const std::string name(simd::impl_name(impl));
+    constexpr std::uint64_t kUpper = 4 | 64;  // AVX (YMM upper halves), ZMM_Hi256
+    for (const SchemeInfo& info : all_schemes()) {
+      for (int trial = 0; trial < 8; ++trial) {
+        clear_upper();
+        const KeyPair kp = keygen(info.scheme);
+        EXPECT_EQ(xinuse() & kUpper, 0u) << name << ": " << info.name << " keygen left the upper state dirty";
+        clear_upper();
+        const Encapsulation e = encaps(info.scheme, kp.pk);
+        EXPECT_EQ(xinuse() & kUpper, 0u) << name << ": " << info.name << " encaps left the upper state dirty";
+        clear_upper();
+        const SecretBytes ss = decaps(info.scheme, kp.sk, e.ct);
+        EXPECT_EQ(xinuse() & kUpper, 0u) << name << ": " << info.name << " decaps left the upper state dirty";
+        ASSERT_TRUE(std::equal(ss.view().begin(), ss.view().end(), e.ss.view().begin()));
+      }
     }
   }
   simd::set_impl_auto();
@@ -113,19 +151,23 @@ TEST_P(KemBothImpls, SameBytesUnderEveryImplementation) {
     const SecretBytes ss = decaps(s, kp.sk, e.ct);
     const SecretBytes ss_bad = decaps(s, kp.sk, bad_ct);
 
-    simd::set_impl(simd::Impl::avx2);
-    ASSERT_EQ(simd::active_impl(), simd::Impl::avx2);
-    const KeyPair kp2 = keygen_derand(s, kc);
-    ASSERT_EQ(kp2.pk, kp.pk) << info.name << " trial " << trial;
-    ASSERT_TRUE(std::equal(kp2.sk.data(), kp2.sk.data() + kp2.sk.size(), kp.sk.data()));
-    const Encapsulation e2 = encaps_derand(s, kp.pk, ec);
-    ASSERT_EQ(e2.ct, e.ct);
-    ASSERT_TRUE(std::equal(e2.ss.data(), e2.ss.data() + 32, e.ss.data()));
-    const SecretBytes ss2 = decaps(s, kp.sk, e.ct);
-    ASSERT_TRUE(std::equal(ss2.data(), ss2.data() + 32, ss.data()));
-    ASSERT_TRUE(std::equal(ss2.data(), ss2.data() + 32, e.ss.data()));
-    const SecretBytes ss2_bad = decaps(s, kp.sk, bad_ct);
-    ASSERT_TRUE(std::equal(ss2_bad.data(), ss2_bad.data() + 32, ss_bad.data()));
+    for (const simd::Impl impl : simd_impls()) {
+      simd::set_impl(impl);
+      ASSERT_EQ(simd::active_impl(), impl);
+      const std::string where = std::string(info.name) + " " + std::string(simd::impl_name(impl)) + " trial " +
+                                std::to_string(trial);
+      const KeyPair kp2 = keygen_derand(s, kc);
+      ASSERT_EQ(kp2.pk, kp.pk) << where;
+      ASSERT_TRUE(std::equal(kp2.sk.data(), kp2.sk.data() + kp2.sk.size(), kp.sk.data())) << where;
+      const Encapsulation e2 = encaps_derand(s, kp.pk, ec);
+      ASSERT_EQ(e2.ct, e.ct) << where;
+      ASSERT_TRUE(std::equal(e2.ss.data(), e2.ss.data() + 32, e.ss.data())) << where;
+      const SecretBytes ss2 = decaps(s, kp.sk, e.ct);
+      ASSERT_TRUE(std::equal(ss2.data(), ss2.data() + 32, ss.data())) << where;
+      ASSERT_TRUE(std::equal(ss2.data(), ss2.data() + 32, e.ss.data())) << where;
+      const SecretBytes ss2_bad = decaps(s, kp.sk, bad_ct);
+      ASSERT_TRUE(std::equal(ss2_bad.data(), ss2_bad.data() + 32, ss_bad.data())) << where;
+    }
 
     // The modulus check of ek: an unreduced coefficient (q or 4095) anywhere is refused by both.
     Bytes bad_pk = kp.pk;
@@ -133,7 +175,9 @@ TEST_P(KemBothImpls, SameBytesUnderEveryImplementation) {
     const int v = (trial & 1) ? kQ : 4095;
     bad_pk[at] = static_cast<std::uint8_t>(v & 0xFF);
     bad_pk[at + 1] = static_cast<std::uint8_t>((bad_pk[at + 1] & 0xF0) | (v >> 8));
-    for (const auto impl : {simd::Impl::portable, simd::Impl::avx2}) {
+    std::vector<simd::Impl> impls = simd_impls();
+    impls.push_back(simd::Impl::portable);
+    for (const auto impl : impls) {
       simd::set_impl(impl);
       EXPECT_THROW(check_public_key(s, bad_pk), Error);
       EXPECT_NO_THROW(check_public_key(s, kp.pk));
@@ -575,15 +619,21 @@ struct BlockSink {
   }
 };
 
-TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) {
+/// Random batches of up to max_jobs sponges through `run` (a keccak_jobs_* scheduler).
+void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const simd::KeccakJob*, int) noexcept, int max_jobs) {
+  const auto random_bytes = [&](std::size_t n) {
+    std::vector<std::uint8_t> v(n);
+    for (auto& x : v) x = static_cast<std::uint8_t>(rng());
+    return v;
+  };
   const Kind kinds[4] = {kShake128, kShake256, kSha3_256, kSha3_512};
   for (int t = 0; t < 400; ++t) {
-    const int n = 1 + static_cast<int>(rng() % 12);
+    const int n = 1 + static_cast<int>(rng() % static_cast<unsigned>(max_jobs));
     std::vector<Kind> kind(n);
     std::vector<std::vector<std::uint8_t>> msg(n), out(n);
     std::vector<std::size_t> split(n), outlen(n);
     std::vector<BlockSink> sink(n);
-    std::vector<av::KeccakJob> jobs(n);
+    std::vector<simd::KeccakJob> jobs(n);
     for (int i = 0; i < n; ++i) {
       kind[i] = kinds[rng() % 4];
       const std::size_t len = static_cast<std::size_t>(rng() % (5 * kind[i].rate + 4));
@@ -599,7 +649,7 @@ TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) {
                  consumer ? nullptr : out[i].data(), consumer ? 0 : outlen[i],
                  consumer ? &BlockSink::take : nullptr, consumer ? &sink[i] : nullptr};
     }
-    av::keccak_jobs_avx2(jobs.data(), n);
+    run(jobs.data(), n);
     for (int i = 0; i < n; ++i) {
       const ByteView m(msg[i].data(), msg[i].size());
       if (jobs[i].consume != nullptr) {
@@ -613,13 +663,21 @@ TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) {
   }
 }
 
-// The ML-KEM batch (hashes, matrix entries, noise of both etas, in any mix) under both backends.
-TEST_F(Avx2Kernel, XofBatchMatchesThePortableBackend) {
+TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) { check_keccak_jobs(rng, av::keccak_jobs_avx2, 12); }
+
+// The ML-KEM batch (hashes, matrix entries, noise of both etas, in any mix) under a SIMD backend and the portable one.
+template <class B>
+void check_xof_batch(std::mt19937_64& rng) {
+  const auto random_bytes = [&](std::size_t n) {
+    std::vector<std::uint8_t> v(n);
+    for (auto& x : v) x = static_cast<std::uint8_t>(rng());
+    return v;
+  };
   for (int t = 0; t < 200; ++t) {
     const auto rho = random_bytes(32), sigma = random_bytes(32), ek = random_bytes(32 + rng() % 1600);
     const auto z = random_bytes(32), c = random_bytes(rng() % 1600);
     XofBatch<NttPoly> ref;
-    XofBatch<Avx2NttPoly> avx;
+    XofBatch<typename B::NttPoly> avx;
     std::array<std::uint8_t, 32> h_ref[2], h_avx[2];
     const int n_hash = static_cast<int>(rng() % 3);
     for (int i = 0; i < n_hash; ++i) {
@@ -628,12 +686,12 @@ TEST_F(Avx2Kernel, XofBatchMatchesThePortableBackend) {
       avx.add_hash(shake, h_avx[i], shake ? ByteView(z) : ByteView(ek), shake ? ByteView(c) : ByteView());
     }
     std::array<std::array<NttPoly, 4>, 4> m_ref;
-    std::array<std::array<Avx2NttPoly, 4>, 4> m_avx;
+    std::array<std::array<typename B::NttPoly, 4>, 4> m_avx;
     const bool with_matrix = rng() % 4 != 0;
     if (with_matrix) {
       const bool transposed_order = rng() % 2 == 0;
       ref.add_matrix<4>(m_ref, std::span<const std::uint8_t, 32>(rho.data(), 32), transposed_order);
-      avx.add_matrix<4>(m_avx, std::span<const std::uint8_t, 32>(rho.data(), 32), transposed_order);
+      avx.template add_matrix<4>(m_avx, std::span<const std::uint8_t, 32>(rho.data(), 32), transposed_order);
       const int keep = 1 + static_cast<int>(rng() % 16);  // any count of entries
       ref.n_matrix = avx.n_matrix = keep;
     }
@@ -647,14 +705,16 @@ TEST_F(Avx2Kernel, XofBatchMatchesThePortableBackend) {
     ref.add_noise(p_ref.data() + n1, n2, 2, seed, first + n1);
     avx.add_noise(p_avx.data() + n1, n2, 2, seed, first + n1);
     RefBackend::run_xof_batch(ref);
-    Avx2Backend::run_xof_batch(avx);
+    B::run_xof_batch(avx);
     for (int i = 0; i < n_hash; ++i) ASSERT_EQ(h_avx[i], h_ref[i]) << "batch " << t << " hash " << i;
     for (int i = 0; i < ref.n_matrix; ++i)  // entry i is row i / 4, column i % 4
-      ASSERT_EQ(Avx2Backend::to_fips203_order(m_avx[i / 4][i % 4]).c, m_ref[i / 4][i % 4].c)
+      ASSERT_EQ(B::to_fips203_order(m_avx[i / 4][i % 4]).c, m_ref[i / 4][i % 4].c)
           << "batch " << t << " entry " << i;
     for (int i = 0; i < n1 + n2; ++i) ASSERT_EQ(p_avx[i].c, p_ref[i].c) << "batch " << t << " noise " << i;
   }
 }
+
+TEST_F(Avx2Kernel, XofBatchMatchesThePortableBackend) { check_xof_batch<Avx2Backend>(rng); }
 
 TEST_F(Avx2Kernel, Keccak1xMatchesOpenSslOnEveryLength) {
   for (std::size_t len = 0; len <= 5 * 168 + 3; ++len) {
@@ -675,6 +735,75 @@ TEST_F(Avx2Kernel, Keccak1xMatchesOpenSslOnEveryLength) {
     ASSERT_EQ(j, jw) << "SHAKE256 len " << len;
   }
 }
+
+#if PQKEM_HAVE_AVX512
+class Avx512Kernel : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!cpu_has_avx512())
+      GTEST_SKIP() << "this CPU lacks AVX-512 F/VL/BW/DQ/VBMI/VBMI2: the AVX-512 kernels cannot run here";
+    ASSERT_TRUE(simd::impl_usable(simd::Impl::avx512)) << simd::impl_unusable_reason(simd::Impl::avx512);
+  }
+  std::mt19937_64 rng{54321};
+};
+
+TEST_F(Avx512Kernel, PermutationsMatchThePortableOne) {
+  for (int t = 0; t < 64; ++t) {
+    alignas(64) std::uint64_t s8[200];
+    alignas(32) std::uint64_t s4[100];
+    std::uint64_t one[8][25];
+    for (int j = 0; j < 8; ++j)
+      for (int i = 0; i < 25; ++i) {
+        one[j][i] = t == 0 ? 0 : rng();  // the zero state first (FIPS 202's first SHA-3 call)
+        s8[8 * i + j] = one[j][i];
+        if (j < 4) s4[4 * i + j] = one[j][i];
+      }
+    simd::avx512::keccak_f1600_x8_avx512(s8);
+    simd::avx512::keccak_f1600_x4_avx512(s4);
+    for (int j = 0; j < 8; ++j) {
+      hash::keccak_f1600(one[j]);
+      for (int i = 0; i < 25; ++i) {
+        ASSERT_EQ(s8[8 * i + j], one[j][i]) << "x8, trial " << t << " state " << j << " lane " << i;
+        if (j < 4) ASSERT_EQ(s4[4 * i + j], one[j][i]) << "x4, trial " << t << " state " << j << " lane " << i;
+      }
+    }
+  }
+}
+
+// Up to 24 jobs: the 8-way lanes fill, refill and hand over to the 4-way ones, then to the 1-way.
+TEST_F(Avx512Kernel, KeccakJobsMatchThePortableSponges) {
+  check_keccak_jobs(rng, simd::avx512::keccak_jobs_avx512, 24);
+  check_keccak_jobs(rng, simd::avx512::keccak_jobs_x4_avx512, 12);
+}
+
+TEST_F(Avx512Kernel, XofBatchMatchesThePortableBackend) { check_xof_batch<Avx512Backend>(rng); }
+
+// SampleNTT's loop body (FIPS 203, Algorithm 7) on every length that is a multiple of 3 up to
+// three blocks, from any count already accepted, on random bytes and on bytes that accept every
+// candidate or none. The buffer is exactly len bytes: the sampler promises masked loads only, and
+// the sanitizer build catches a read past it.
+TEST_F(Avx512Kernel, RejectionSamplingMatchesTheSpecification) {
+  for (int t = 0; t < 3000; ++t) {
+    const std::size_t len = 3 * static_cast<std::size_t>(rng() % (3 * 56 + 1));
+    std::vector<std::uint8_t> buf(len);
+    const int fill = static_cast<int>(rng() % 8);  // 0: all accepted, 1: none, else random
+    for (auto& x : buf) x = fill == 0 ? 0 : fill == 1 ? 0xFF : static_cast<std::uint8_t>(rng());
+    const unsigned ctr0 = rng() % 4 == 0 ? 256 - static_cast<unsigned>(rng() % 40) : static_cast<unsigned>(rng() % 257);
+    std::array<std::int16_t, 256> want{}, got{};
+    for (std::size_t i = 0; i < ctr0; ++i) want[i] = got[i] = static_cast<std::int16_t>(i);
+    unsigned ctr = ctr0;
+    for (std::size_t pos = 0; pos + 3 <= len && ctr < 256; pos += 3) {
+      const int d1 = buf[pos] | ((buf[pos + 1] & 0x0f) << 8);
+      const int d2 = (buf[pos + 1] >> 4) | (buf[pos + 2] << 4);
+      if (d1 < kQ) want[ctr++] = static_cast<std::int16_t>(d1);
+      if (d2 < kQ && ctr < 256) want[ctr++] = static_cast<std::int16_t>(d2);
+    }
+    const unsigned n = simd::avx512::mlkem_rej_uniform_avx512(got.data(), ctr0, buf.data(), len);
+    ASSERT_EQ(n, ctr) << "trial " << t << " len " << len << " from " << ctr0;
+    ASSERT_EQ(got, want) << "trial " << t << " len " << len << " from " << ctr0;
+  }
+}
+#endif  // PQKEM_HAVE_AVX512
 
 #else   // !PQKEM_HAVE_AVX2
 

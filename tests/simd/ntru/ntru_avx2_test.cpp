@@ -42,7 +42,7 @@ TEST(NtruAvx2, UsableWheneverTheCpuHasAvx2) {
     EXPECT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
     EXPECT_EQ(kernels<NtruHps2048509>(simd::Impl::avx2).impl, simd::Impl::avx2);
     EXPECT_EQ(kernels<NtruHrss701>(simd::Impl::avx2).impl, simd::Impl::avx2);
-    EXPECT_EQ(simd::best_impl(), simd::Impl::avx2);
+    EXPECT_NE(simd::best_impl(), simd::Impl::portable);  // avx2, or avx512 where it is the automatic choice
   } else {
     EXPECT_FALSE(simd::impl_usable(simd::Impl::avx2));
     EXPECT_EQ(simd::best_impl(), simd::Impl::portable);

@@ -1,0 +1,96 @@
+// Keccak-f[1600] on four and eight states, and the sponge batch, for the AVX-512 backend (see
+// keccak_avx512.hpp).
+//
+// Compiled with the AVX-512 flags (lib/CMakeLists.txt). Everything below the public functions
+// has internal linkage (anonymous namespace) and uses no STL, so no code compiled with these
+// flags can be picked by the linker for a caller on another path.
+#include "simd/keccak/keccak_avx512.hpp"
+
+#include <immintrin.h>
+
+#include "keccak_f1600.hpp"
+#include "simd/keccak/keccak_avx2.hpp"  // the 1-way permutation
+#include "simd/keccak/keccak_jobs_impl.hpp"
+
+namespace pqkem::simd::avx512 {
+namespace {
+
+using keccak::kRc;
+
+// The rotations use the maskz intrinsics with every lane selected, which compile to the plain
+// vprolq: GCC 12's unmasked ones fill their unused source with an "undefined" vector that
+// -Wuninitialized reports at every use.
+
+/// Four states in a YMM register: the rotations are vprolq, theta and chi vpternlogq.
+struct Ymm512Lane {
+  using V = __m256i;
+  static V bxor(V a, V b) { return _mm256_xor_si256(a, b); }
+  static V andn(V a, V b) { return _mm256_andnot_si256(a, b); }
+  static V xor3(V a, V b, V c) { return _mm256_ternarylogic_epi64(a, b, c, 0x96); }
+  static V chi(V a, V b, V c) { return _mm256_ternarylogic_epi64(a, b, c, 0xD2); }  // a ^ (~b & c)
+  template <int N>
+  static V rol(V a) {
+    if constexpr (N == 0) return a;
+    else return _mm256_maskz_rol_epi64(0xF, a, N);
+  }
+  static V rc(int i) { return _mm256_set1_epi64x(static_cast<long long>(kRc[i])); }
+};
+
+/// Eight states in a ZMM register.
+struct Zmm512Lane {
+  using V = __m512i;
+  static V bxor(V a, V b) { return _mm512_xor_si512(a, b); }
+  static V andn(V a, V b) { return _mm512_andnot_si512(a, b); }
+  static V xor3(V a, V b, V c) { return _mm512_ternarylogic_epi64(a, b, c, 0x96); }
+  static V chi(V a, V b, V c) { return _mm512_ternarylogic_epi64(a, b, c, 0xD2); }
+  template <int N>
+  static V rol(V a) {
+    if constexpr (N == 0) return a;
+    else return _mm512_maskz_rol_epi64(0xFF, a, N);
+  }
+  static V rc(int i) { return _mm512_set1_epi64(static_cast<long long>(kRc[i])); }
+};
+
+// The chi truth table: bit (4a + 2b + c) of 0xD2 is a ^ (~b & c).
+static_assert([] {
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b)
+      for (int c = 0; c < 2; ++c)
+        if (((0xD2 >> (4 * a + 2 * b + c)) & 1) != (a ^ ((1 - b) & c))) return false;
+  return true;
+}());
+
+/// The lanes of each permutation for the batch scheduler (keccak_jobs_impl.hpp).
+struct X4Perm {
+  static constexpr int kWidth = 4;
+  static void permute(std::uint64_t* s) { keccak_f1600_x4_avx512(s); }
+  static void permute1(std::uint64_t* s) { avx2::keccak_f1600_x1_avx2(s); }
+};
+struct X8Perm {
+  static constexpr int kWidth = 8;
+  static void permute(std::uint64_t* s) { keccak_f1600_x8_avx512(s); }
+  static void permute1(std::uint64_t* s) { avx2::keccak_f1600_x1_avx2(s); }
+};
+
+}  // namespace
+
+void keccak_f1600_x4_avx512(std::uint64_t s[100]) noexcept {
+  keccak::permute<Ymm512Lane>(reinterpret_cast<__m256i*>(s));
+}
+
+void keccak_f1600_x8_avx512(std::uint64_t s[200]) noexcept {
+  keccak::permute<Zmm512Lane>(reinterpret_cast<__m512i*>(s));
+}
+
+void keccak_jobs_avx512(const KeccakJob* jobs, int n) noexcept { run_keccak_jobs<X8Perm, X4Perm>(jobs, n); }
+
+void keccak_jobs_x4_avx512(const KeccakJob* jobs, int n) noexcept { run_keccak_jobs<X4Perm, X4Perm>(jobs, n); }
+
+void sha3_256_x2_avx512(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
+                        const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept {
+  const KeccakJob jobs[2] = {{136, 0x06, {a, nullptr}, {alen, 0}, out0, 32, nullptr, nullptr},
+                             {136, 0x06, {b0, b1}, {b0len, b1len}, out1, 32, nullptr, nullptr}};
+  run_keccak_jobs<X4Perm, X4Perm>(jobs, 2);
+}
+
+}  // namespace pqkem::simd::avx512

@@ -1,0 +1,26 @@
+// pqkem: one sponge of a batch for the multi-lane Keccak schedulers (keccak_jobs_avx2,
+// keccak_jobs_avx512). Included by portable translation units too: a plain struct, no code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pqkem::simd {
+
+/// One sponge (FIPS 202, section 4): the message in[0] || in[1] (a null piece has length 0),
+/// padded with the domain bits `ds` (0x06 SHA-3, 0x1F SHAKE) and pad10*1 at `rate` bytes: 168
+/// (SHAKE128), 136 (SHA3-256, SHAKE256) or 72 (SHA3-512), no other. Output: with consume null,
+/// the first outlen bytes go to out; otherwise consume(ctx, block) receives each squeezed block
+/// of `rate` bytes in turn (readable for 8 bytes past it) and returns whether it wants the next.
+struct KeccakJob {
+  std::size_t rate;
+  std::uint8_t ds;
+  const std::uint8_t* in[2];
+  std::size_t inlen[2];
+  std::uint8_t* out;
+  std::size_t outlen;
+  bool (*consume)(void* ctx, const std::uint8_t* block);
+  void* ctx;
+};
+
+}  // namespace pqkem::simd
