@@ -1,4 +1,5 @@
-// Differential: each ML-KEM AVX2 kernel (lib/simd/mlkem, through mlkem::Avx2Backend) against
+// Differential: each ML-KEM AVX2 kernel (lib/simd/mlkem, through mlkem::Avx2Backend), and the
+// AVX-512 ones where the CPU has them (SampleNTT through mlkem::Avx512Backend, its rejection step), against
 // its portable twin (mlkem::RefBackend and lib/mlkem), on inputs inside each kernel's stated
 // bounds (backend.hpp, mlkem_avx2.hpp). T_q values are converted between the FIPS 203 order
 // and the AVX2 order (mlkem_transpose_avx2) before comparing; results must be bit-identical.
@@ -16,6 +17,9 @@
 #if PQKEM_HAVE_AVX2
 #include "simd/keccak/keccak_avx2.hpp"
 #include "simd/mlkem/mlkem_avx2.hpp"
+#endif
+#if PQKEM_HAVE_AVX512
+#include "simd/mlkem/mlkem_avx512.hpp"
 #endif
 
 using namespace pqkem;
@@ -98,7 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #if PQKEM_HAVE_AVX2
   if (!simd::impl_usable(simd::Impl::avx2)) return 0;
   fuzz::Reader in(data, size);
-  switch (in.byte() % 17) {
+  switch (in.byte() % 18) {
     case 0: {  // NTT. In: |f_i| < q.
       const Poly f = poly<Poly>(in, kQ - 1);
       expect_same(R::ntt(f, current_ntt_plan()), from_avx2(A::ntt(f, current_ntt_plan())), "ntt");
@@ -178,6 +182,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       R::sample_ntt_x4(ro, Bytes32(rho.data(), 32), xy, n);
       A::sample_ntt_x4(ao, Bytes32(rho.data(), 32), xy, n);
       for (int j = 0; j < n; ++j) expect_same(r[j], from_avx2(a[j]), "sample_ntt_x4");
+#if PQKEM_HAVE_AVX512
+      if (simd::impl_usable(simd::Impl::avx512)) {
+        Avx2NttPoly b[4];
+        Avx2NttPoly* const bo[4] = {&b[0], &b[1], &b[2], &b[3]};
+        Avx512Backend::sample_ntt_x4(bo, Bytes32(rho.data(), 32), xy, n);
+        for (int j = 0; j < n; ++j) expect_same(r[j], from_avx2(b[j]), "avx512 sample_ntt_x4");
+      }
+#endif
       break;
     }
     case 12: noise_case<2>(in); break;
@@ -243,6 +255,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::check(r == openssl_hash("SHAKE128", msg, outlen), "shake128");
       hash::shake256(r, {a, b});
       fuzz::check(r == openssl_hash("SHAKE256", msg, outlen), "shake256");
+      break;
+    }
+    case 17: {  // SampleNTT's rejection step, AVX-512 against AVX2, from any count, on exactly len bytes
+#if PQKEM_HAVE_AVX512
+      if (!simd::impl_usable(simd::Impl::avx512)) break;
+      const unsigned ctr0 = in.u16() % 257;
+      const std::size_t len = 3 * static_cast<std::size_t>(in.byte() % 57);
+      const std::vector<std::uint8_t> buf = in.bytes(len);
+      std::vector<std::uint8_t> padded(buf);  // the AVX2 sampler may read 8 bytes past len
+      padded.resize(len + 8);
+      std::array<std::int16_t, 256> a{}, b{};
+      const unsigned na = avx2::mlkem_rej_uniform_avx2(a.data(), ctr0, padded.data(), len);
+      const unsigned nb = simd::avx512::mlkem_rej_uniform_avx512(b.data(), ctr0, buf.data(), len);
+      fuzz::check(na == nb && a == b, "avx512 rejection sampling");
+#endif
       break;
     }
   }
