@@ -301,8 +301,9 @@ struct Avx2Backend : BatchSamplers<Avx2Backend, Avx2NttPoly> {
 
 #if PQKEM_HAVE_AVX512
 /// The AVX-512 backend: Avx2Backend's kernels and order of T_q (the same NttPoly type), except
-/// the sponge batches, which run on the 8- and 4-way AVX-512 Keccak, and SampleNTT's rejection
-/// step (vpcompressw). Single hashes stay on the 1-way BMI permutation. Call only when
+/// the sponge batches, which run on the 8- and 4-way AVX-512 Keccak, SampleNTT's rejection step
+/// (vpcompressw), and the NTT, inverse NTT, inner product and element-wise kernels on ZMM
+/// registers. Single hashes stay on the 1-way BMI permutation. Call only when
 /// simd::impl_usable(simd::Impl::avx512).
 struct Avx512Backend : Avx2Backend, BatchSamplers<Avx512Backend, Avx2NttPoly> {
   static constexpr simd::Impl kImpl = simd::Impl::avx512;
@@ -310,6 +311,26 @@ struct Avx512Backend : Avx2Backend, BatchSamplers<Avx512Backend, Avx2NttPoly> {
   static void run_xof_batch(const XofBatch<NttPoly>& b) noexcept {
     simd::avx2::mlkem_xof_batch_avx2(b, simd::avx512::keccak_jobs_avx512, simd::avx512::mlkem_rej_uniform_avx512);
   }
+  static NttPoly ntt(const Poly& f, NttPlanChoice /*plan*/) noexcept {
+    NttPoly r{f.c};
+    simd::avx512::mlkem_ntt_avx512(r.c.data());
+    return r;
+  }
+  static Poly inverse_ntt(const NttPoly& f, NttPlanChoice /*plan*/) noexcept {
+    Poly r{f.c};
+    simd::avx512::mlkem_inverse_ntt_avx512(r.c.data());
+    return r;
+  }
+  static void inner_product(NttPoly& r, const NttPoly* a, const NttPoly* b, int k) noexcept {
+    simd::avx512::mlkem_inner_product_avx512(r.c.data(), a[0].c.data(), b[0].c.data(), k);
+  }
+  static void tomont_add_reduce(NttPoly& t, const NttPoly& e) noexcept {
+    simd::avx512::mlkem_tomont_add_reduce_avx512(t.c.data(), e.c.data());
+  }
+  static void add_reduce(Poly& r, const Poly& a, const Poly* b) noexcept {
+    simd::avx512::mlkem_add_reduce_avx512(r.c.data(), a.c.data(), b != nullptr ? b->c.data() : nullptr);
+  }
+  static void sub_reduce(Poly& r, const Poly& a) noexcept { simd::avx512::mlkem_sub_reduce_avx512(r.c.data(), a.c.data()); }
   using BatchSamplers<Avx512Backend, Avx2NttPoly>::sample_ntt_x4;
   using BatchSamplers<Avx512Backend, Avx2NttPoly>::sample_noise_x4;
 };

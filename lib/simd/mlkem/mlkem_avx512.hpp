@@ -18,4 +18,13 @@ namespace pqkem::simd::avx512 {
 unsigned mlkem_rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf,
                                   std::size_t len) noexcept;
 
+/// The AVX2 kernels of the same names (mlkem_avx2.hpp: same contracts, same AVX2 order, same
+/// results bit for bit) on 32 coefficients per ZMM register.
+void mlkem_ntt_avx512(std::int16_t a[256]) noexcept;
+void mlkem_inverse_ntt_avx512(std::int16_t a[256]) noexcept;
+void mlkem_inner_product_avx512(std::int16_t r[256], const std::int16_t* a, const std::int16_t* b, int k) noexcept;
+void mlkem_tomont_add_reduce_avx512(std::int16_t t[256], const std::int16_t e[256]) noexcept;
+void mlkem_add_reduce_avx512(std::int16_t r[256], const std::int16_t a[256], const std::int16_t* b) noexcept;
+void mlkem_sub_reduce_avx512(std::int16_t r[256], const std::int16_t a[256]) noexcept;
+
 }  // namespace pqkem::simd::avx512

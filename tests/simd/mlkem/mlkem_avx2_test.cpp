@@ -737,15 +737,74 @@ TEST_F(Avx2Kernel, Keccak1xMatchesOpenSslOnEveryLength) {
 }
 
 #if PQKEM_HAVE_AVX512
-class Avx512Kernel : public ::testing::Test {
+class Avx512Kernel : public Avx2Kernel {
 protected:
   void SetUp() override {
     if (!cpu_has_avx512())
       GTEST_SKIP() << "this CPU lacks AVX-512 F/VL/BW/DQ/VBMI/VBMI2: the AVX-512 kernels cannot run here";
     ASSERT_TRUE(simd::impl_usable(simd::Impl::avx512)) << simd::impl_unusable_reason(simd::Impl::avx512);
+    rng.seed(54321);
   }
-  std::mt19937_64 rng{54321};
 };
+
+TEST_F(Avx512Kernel, NttAndInverseMatchPortable) {
+  for (const Arr& in : inputs(kQ)) {
+    const NttPoly want = ntt_ref(Poly{in}, current_ntt_plan());
+    Arr got = in;
+    simd::avx512::mlkem_ntt_avx512(got.data());
+    ASSERT_EQ(transposed(got), want.c);
+    for (auto x : got) ASSERT_LE(std::abs(x), (kQ - 1) / 2);
+    const Poly back = inverse_ntt_ref(NttPoly{in}, current_ntt_plan());
+    Arr inv = transposed(in);
+    simd::avx512::mlkem_inverse_ntt_avx512(inv.data());
+    ASSERT_EQ(inv, back.c);
+    for (auto x : inv) ASSERT_LT(std::abs(x), kQ);
+  }
+}
+
+TEST_F(Avx512Kernel, InnerProductMatchesPortable) {
+  const auto in = inputs(kQ);
+  for (std::size_t t = 0; t + 4 < in.size(); ++t)
+    for (int k = 1; k <= 4; ++k) {
+      NttPoly a[4], b[4];
+      Arr at[4], bt[4];
+      for (int j = 0; j < k; ++j) {
+        a[j].c = in[(t + j) % in.size()];
+        b[j].c = in[(t + 2 * j + 1) % in.size()];
+        at[j] = transposed(a[j].c);
+        bt[j] = transposed(b[j].c);
+      }
+      NttPoly want;
+      RefBackend::inner_product(want, a, b, k);
+      Arr got;
+      simd::avx512::mlkem_inner_product_avx512(got.data(), at[0].data(), bt[0].data(), k);
+      ASSERT_EQ(transposed(got), want.c) << "input " << t << ", k = " << k;
+    }
+}
+
+TEST_F(Avx512Kernel, ElementwiseKernelsMatchPortable) {
+  for (int t = 0; t < 300; ++t) {
+    const Arr e = random_coeffs(kQ), half = random_coeffs((kQ + 1) / 2);
+    NttPoly want{half};
+    RefBackend::tomont_add_reduce(want, NttPoly{e});
+    Arr got = half;
+    simd::avx512::mlkem_tomont_add_reduce_avx512(got.data(), e.data());
+    ASSERT_EQ(got, want.c);
+
+    const Arr x = random_coeffs(kQ), y = random_coeffs(kQ), z = random_coeffs(kQ);
+    Poly p{x};
+    RefBackend::add_reduce(p, Poly{y}, t & 1 ? nullptr : &static_cast<const Poly&>(Poly{z}));
+    Arr q = x;
+    simd::avx512::mlkem_add_reduce_avx512(q.data(), y.data(), t & 1 ? nullptr : z.data());
+    ASSERT_EQ(q, p.c);
+
+    Poly s{x};
+    RefBackend::sub_reduce(s, Poly{y});
+    Arr u = x;
+    simd::avx512::mlkem_sub_reduce_avx512(u.data(), y.data());
+    ASSERT_EQ(u, s.c);
+  }
+}
 
 TEST_F(Avx512Kernel, PermutationsMatchThePortableOne) {
   for (int t = 0; t < 64; ++t) {
@@ -764,7 +823,9 @@ TEST_F(Avx512Kernel, PermutationsMatchThePortableOne) {
       hash::keccak_f1600(one[j]);
       for (int i = 0; i < 25; ++i) {
         ASSERT_EQ(s8[8 * i + j], one[j][i]) << "x8, trial " << t << " state " << j << " lane " << i;
-        if (j < 4) ASSERT_EQ(s4[4 * i + j], one[j][i]) << "x4, trial " << t << " state " << j << " lane " << i;
+        if (j < 4) {
+          ASSERT_EQ(s4[4 * i + j], one[j][i]) << "x4, trial " << t << " state " << j << " lane " << i;
+        }
       }
     }
   }
