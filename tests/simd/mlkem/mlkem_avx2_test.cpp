@@ -58,9 +58,14 @@ bool cpu_has_avx512() {
   return cpu_has_avx2() && f.avx512f && f.avx512vl && f.avx512bw && f.avx512dq && f.avx512vbmi && f.avx512vbmi2;
 }
 
+// A build may leave the AVX-512 kernels out (PQKEM_ENABLE_AVX512=OFF): then the backend is never
+// usable, whatever the CPU. Otherwise it is usable exactly where the CPU has what it needs.
 TEST(MlKemAvx512, UsableExactlyWhenTheCpuHasTheFeatures) {
-  if (cpu_has_avx512()) {
-    EXPECT_TRUE(PQKEM_HAVE_AVX512) << "the CPU has AVX-512 but this build has no AVX-512 kernels";
+  if (!PQKEM_HAVE_AVX512) {
+    EXPECT_FALSE(simd::impl_usable(simd::Impl::avx512));
+    EXPECT_EQ(simd::impl_unusable_reason(simd::Impl::avx512), "this build has no AVX-512 kernels");
+    EXPECT_THROW(simd::set_impl(simd::Impl::avx512), Error);
+  } else if (cpu_has_avx512()) {
     EXPECT_TRUE(simd::impl_usable(simd::Impl::avx512)) << simd::impl_unusable_reason(simd::Impl::avx512);
     // The automatic choice takes it on the families it was measured faster on (AMD Zen 4, Zen 5).
     const unsigned fam = simd::cpu_features().amd_family;
