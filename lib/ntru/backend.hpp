@@ -34,6 +34,7 @@
 #endif
 #if PQKEM_HAVE_AVX512
 #include "simd/keccak/keccak_avx512.hpp"
+#include "simd/ntru/ntru_avx512.hpp"  // declarations and constants only
 #endif
 
 namespace pqkem::ntru {
@@ -160,126 +161,26 @@ struct RefBackend {
 #if PQKEM_HAVE_AVX2
 /// The AVX2 kernels of simd/ntru/ntru_avx2.hpp (same contracts). Call only when
 /// simd::impl_usable(simd::Impl::avx2).
-struct Avx2Backend {
-  static constexpr simd::Impl kImpl = simd::Impl::avx2;
-  static constexpr std::size_t kProductScratchBytes = simd::avx2::kNtruProductScratchBytes;
-
-  template <class P>
-  static void poly_mul_cyclic(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
-    simd::avx2::ntru_poly_mul_cyclic_avx2(r.c.data(), a.c.data(), b.c.data(), P::n);
-  }
-  template <class P>
-  static void poly_rq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
-    simd::avx2::ntru_poly_rq_mul_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq);
-  }
-  template <class P>
-  static void poly_sq_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
-    simd::avx2::ntru_poly_sq_mul_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq);
-  }
-  template <class P>
-  static void poly_s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
-    simd::avx2::ntru_poly_s3_mul_avx2(r.c.data(), a.c.data(), b.c.data(), P::n);
-  }
-  template <class P>
-  static void poly_rq_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
-    simd::avx2::ntru_poly_rq_mul_in_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq, scratch);
-  }
-  template <class P>
-  static void poly_sq_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
-    simd::avx2::ntru_poly_sq_mul_in_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, P::logq, scratch);
-  }
-  template <class P>
-  static void poly_s3_mul_in(Poly<P>& r, const Poly<P>& a, const Poly<P>& b, void* scratch) noexcept {
-    simd::avx2::ntru_poly_s3_mul_in_avx2(r.c.data(), a.c.data(), b.c.data(), P::n, scratch);
-  }
-  template <class P>
-  static void wipe_product_scratch(void* scratch) noexcept {
-    simd::avx2::ntru_wipe_product_scratch_avx2(scratch, P::n);
-  }
-  template <class P>
-  static void poly_mul_x_minus_1(Poly<P>& r, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_poly_mul_x_minus_1_avx2(r.c.data(), a.c.data(), P::n, P::logq);
-  }
-  template <class P>
-  static void poly_r2_inv(Poly<P>& r, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_poly_r2_inv_avx2(r.c.data(), a.c.data(), P::n);
-  }
-  template <class P>
-  static void poly_rq_inv(Poly<P>& r, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_poly_rq_inv_avx2(r.c.data(), a.c.data(), P::n, P::logq);
-  }
-  template <class P>
-  static void poly_s3_inv(Poly<P>& r, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_poly_s3_inv_avx2(r.c.data(), a.c.data(), P::n);
-  }
-  static void sort_int32(std::span<std::int32_t> x) noexcept {
-    if (x.size() <= simd::avx2::kNtruSortMaxLen)
-      simd::avx2::ntru_sort_int32_avx2(x.data(), x.size());  // public length
-    else
-      sort_int32_ref(x);
-  }
-  template <class P>
-  static void sample_fixed_type(Poly<P>& r, const std::uint8_t* u) noexcept {
-    if constexpr (P::n - 1 <= simd::avx2::kNtruSortMaxLen)
-      simd::avx2::ntru_sample_fixed_type_avx2(r.c.data(), u, P::n, P::weight);
-    else
-      sample_fixed_type_ref<P>(r, u);
-  }
-  template <class P>
-  static void poly_s3_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_trinary_bytes> in) noexcept {
-    simd::avx2::ntru_s3_frombytes_avx2(r.c.data(), in.data(), P::n);
-  }
-  template <class P>
-  static void poly_sq_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
-    simd::avx2::ntru_q_frombytes_avx2(r.c.data(), in.data(), P::n, P::logq, false);
-  }
-  template <class P>
-  static void poly_rq_sum_zero_frombytes(Poly<P>& r, std::span<const std::uint8_t, P::pack_q_bytes> in) noexcept {
-    simd::avx2::ntru_q_frombytes_avx2(r.c.data(), in.data(), P::n, P::logq, true);
-  }
-  template <class P>
-  static void poly_rq_to_s3(Poly<P>& r, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_rq_to_s3_avx2(r.c.data(), a.c.data(), P::n, P::logq);
-  }
-  template <class P>
-  static void poly_z3_to_zq(Poly<P>& r, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_z3_to_zq_avx2(r.c.data(), a.c.data(), P::n, P::logq);
-  }
-  template <class P>
-  static void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_trinary_zq_to_z3_avx2(r.c.data(), a.c.data(), P::n, P::logq);
-  }
-  template <class P>
-  static void poly_s3_tobytes(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
-    simd::avx2::ntru_s3_tobytes_avx2(out.data(), a.c.data(), P::n);
-  }
-  template <class P>
-  static void poly_lift(Poly<P>& r, const Poly<P>& m) noexcept {
-    if constexpr (P::hps)
-      simd::avx2::ntru_z3_to_zq_avx2(r.c.data(), m.c.data(), P::n, P::logq);  // HPS: m in {0, 1, q - 1} form
-    else
-      simd::avx2::ntru_poly_lift_hrss_avx2(r.c.data(), m.c.data(), P::n, P::logq);
-  }
-  // Both hashes in one 4-way permutation while the inputs allow.
-  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
-                            ByteView m1a, ByteView m1b) noexcept {
-    simd::avx2::sha3_256_x2_avx2(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(), m1b.data(),
-                                 m1b.size());
-  }
-};
+#define PQKEM_NTRU_BACKEND Avx2Backend
+#define PQKEM_NTRU_KERNELS avx2
+#define PQKEM_NTRU_SHA3_PAIR simd::avx2::sha3_256_x2_avx2
+#include "ntru/simd_backend.inc"
+#undef PQKEM_NTRU_BACKEND
+#undef PQKEM_NTRU_KERNELS
+#undef PQKEM_NTRU_SHA3_PAIR
 #endif
 
 #if PQKEM_HAVE_AVX512
-/// The AVX-512 backend: Avx2Backend's kernels, with the hash pair on the AVX-512 4-way Keccak.
-/// Call only when simd::impl_usable(simd::Impl::avx512).
-struct Avx512Backend : Avx2Backend {
-  static constexpr simd::Impl kImpl = simd::Impl::avx512;
-  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
-                            ByteView m1a, ByteView m1b) noexcept {
-    simd::avx512::sha3_256_x2_avx512(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(),
-                                     m1b.data(), m1b.size());
-  }
-};
+/// The AVX-512 backend: the AVX2 kernels' sources compiled again with the AVX-512 flags
+/// (simd/ntru/ntru_avx512.hpp), and the hash pair on the AVX-512 4-way Keccak. Call only when
+/// simd::impl_usable(simd::Impl::avx512).
+#define PQKEM_NTRU_BACKEND Avx512Backend
+#define PQKEM_NTRU_KERNELS avx512
+#define PQKEM_NTRU_SHA3_PAIR simd::avx512::sha3_256_x2_avx512
+#include "ntru/simd_backend.inc"
+#undef PQKEM_NTRU_BACKEND
+#undef PQKEM_NTRU_KERNELS
+#undef PQKEM_NTRU_SHA3_PAIR
 #endif
 
 /// X(P, B) for every backend B of this build (explicit instantiations).

@@ -7,7 +7,8 @@
 #    time depends on the operands;
 #  - no conditional branch (jcc, jrcxz, loop*) in a function that is not on ALLOWLIST. The
 #    allowlist names the functions that branch on public data or loop counters only, each with
-#    the reason: "ERE | why", the ERE matched against the demangled function name.
+#    the reason: "ERE | why", the ERE matched against the demangled function name; or
+#    "@ERE | why", matched against the object file's name, for whole files.
 # The kernels are straight-line, data-oblivious code otherwise. REQUIRED_MEMBERs must be present,
 # so the check cannot pass on a library where the files were renamed or left out.
 set -euo pipefail
@@ -16,6 +17,7 @@ shift 3
 required=("$@")
 
 patterns=()
+member_patterns=()
 status=0
 while IFS= read -r line; do
   [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
@@ -24,7 +26,8 @@ while IFS= read -r line; do
     status=1
     continue
   fi
-  patterns+=("$(sed 's/[[:space:]]*|.*$//' <<<"$line")")
+  pat="$(sed 's/[[:space:]]*|.*$//' <<<"$line")"
+  if [[ "$pat" == @* ]]; then member_patterns+=("${pat#@}"); else patterns+=("$pat"); fi
 done <"$allowlist"
 
 listing="$(mktemp)"
@@ -66,7 +69,10 @@ if [[ -n "$divs" ]]; then
 fi
 
 allowed() {
-  local fn="$1" p
+  local member="$2" fn="$1" p
+  for p in "${member_patterns[@]}"; do
+    if grep -Eq -- "$p" <<<"$member"; then return 0; fi
+  done
   for p in "${patterns[@]}"; do
     if grep -Eq -- "$p" <<<"$fn"; then return 0; fi
   done
@@ -79,7 +85,7 @@ while IFS= read -r row; do
   count="${row%% *}" rest="${row#* }"
   member="${rest%%$'\t'*}" fn="${rest#*$'\t'}"
   nfun=$((nfun + 1))
-  if allowed "$fn"; then
+  if allowed "$fn" "$member"; then
     nallowed=$((nallowed + 1))
   else
     echo "FAIL: $count conditional branch(es) in $member: $fn, which is not on the allowlist"

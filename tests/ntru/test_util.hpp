@@ -5,16 +5,19 @@
 #include <openssl/evp.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ntru/params.hpp"
 #include "pqkem.hpp"
 #include "simd/cpu.hpp"
+#include "simd/dispatch.hpp"
 
 namespace pqkem::ntru::test {
 
@@ -33,6 +36,22 @@ public:
 inline bool cpu_has_avx2_kernels() {
   const auto& f = simd::cpu_features();
   return f.avx2 && f.bmi1 && f.bmi2 && f.popcnt && f.pclmul;
+}
+
+/// Whether the SIMD kernel tests compare the AVX-512 backend's NTRU kernels (the AVX2 sources
+/// compiled with the AVX-512 flags) rather than the AVX2 ones: ctest runs them again with
+/// PQKEM_NTRU_SIMD=avx512 (tests/simd/ntru/CMakeLists.txt).
+inline bool testing_avx512_kernels() {
+  const char* v = std::getenv("PQKEM_NTRU_SIMD");
+  return v != nullptr && std::string_view(v) == "avx512";
+}
+
+/// The implementation whose kernel table the SIMD tests compare with the portable one: avx512
+/// when asked for, else avx2 where the CPU has it, else portable (the comparison is then
+/// trivial). An avx512 run on a CPU without it skips (see simd_kernels_or_skip).
+inline simd::Impl simd_under_test() {
+  if (testing_avx512_kernels()) return simd::Impl::avx512;
+  return cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable;
 }
 
 inline std::string sha256_hex(std::string_view text) {

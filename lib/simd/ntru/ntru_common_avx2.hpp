@@ -3,13 +3,15 @@
 // (internal linkage), so no copy of it can be picked by the linker for portable code.
 #pragma once
 
+#include "simd/ntru/ntru_isa.hpp"
+
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
-namespace pqkem::simd::avx2::ntru_detail {
+namespace pqkem::simd::PQKEM_NTRU_NS::ntru_detail {
 
 /// Words of a coefficient array padded to a multiple of 16, for every n (n <= 821).
 constexpr int kPadMax = 832;
@@ -64,4 +66,4 @@ static inline std::uint16_t sum_lanes16(__m256i v) noexcept {
   return static_cast<std::uint16_t>(_mm_cvtsi128_si32(t));
 }
 
-}  // namespace pqkem::simd::avx2::ntru_detail
+}  // namespace pqkem::simd::PQKEM_NTRU_NS::ntru_detail

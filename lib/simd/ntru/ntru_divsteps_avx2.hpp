@@ -17,13 +17,15 @@
 // bounds below are not processed (the number of steps per phase depends on n only).
 #pragma once
 
+#include "simd/ntru/ntru_isa.hpp"
+
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
-namespace pqkem::simd::avx2::divsteps {
+namespace pqkem::simd::PQKEM_NTRU_NS::divsteps {
 
 inline std::uint64_t low64(__m256i x) noexcept {
   return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm256_castsi256_si128(x)));
@@ -55,4 +57,4 @@ inline std::uint64_t divstep_swap(std::int64_t& delta, std::uint64_t g0) noexcep
 inline int fg_regs(int n, int k, int W) noexcept { return std::min(W, (2 * n - 3 - k) / 256 + 1); }
 inline int vw_regs(int k, int W) noexcept { return std::min(W, (k + 1) / 256 + 1); }
 
-}  // namespace pqkem::simd::avx2::divsteps
+}  // namespace pqkem::simd::PQKEM_NTRU_NS::divsteps

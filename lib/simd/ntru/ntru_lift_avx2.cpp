@@ -11,10 +11,10 @@
 #include <cstring>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
 
 using ntru_detail::kPadMax;
@@ -123,4 +123,4 @@ void ntru_poly_lift_hrss_avx2(std::uint16_t* r, const std::uint16_t* m, int n, i
   __asm__ volatile("" : : "x"(sum), "x"(carry));
 }
 
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

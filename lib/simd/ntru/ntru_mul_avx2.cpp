@@ -15,11 +15,11 @@
 #include <cstring>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 #include "simd/ntru/ntru_toom4_avx2.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
 
 constexpr int kMaxN = 821;
@@ -215,4 +215,4 @@ void ntru_poly_mul_x_minus_1_avx2(std::uint16_t* r, const std::uint16_t* a, int 
   r[0] = r0;
 }
 
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

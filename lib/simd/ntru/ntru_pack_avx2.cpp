@@ -21,10 +21,10 @@
 #include <cstring>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
 
 using ntru_detail::lanes_below;
@@ -227,4 +227,4 @@ void ntru_q_frombytes_avx2(std::uint16_t* r, const std::uint8_t* in, int n, int 
   }
 }
 
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

@@ -28,11 +28,11 @@
 #include <utility>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 #include "simd/ntru/ntru_divsteps_avx2.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
 
 /// Steps per block: kSub scalar divsteps on packed words, kSubs of them per block of
@@ -298,4 +298,4 @@ void ntru_poly_r2_inv_avx2(std::uint16_t* r, const std::uint16_t* a, int n) noex
   }
 }
 
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

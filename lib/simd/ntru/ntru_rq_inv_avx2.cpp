@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <cstring>
 
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 #include "simd/ntru/ntru_toom4_avx2.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
 
 /// ntru_poly_rq_inv_avx2 for a public n.
@@ -109,4 +109,4 @@ void ntru_poly_rq_inv_avx2(std::uint16_t* r, const std::uint16_t* a, int n, int 
   }
 }
 
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

@@ -24,11 +24,11 @@
 #include <initializer_list>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_divsteps_avx2.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
 
 using divsteps::divstep_swap;
@@ -406,4 +406,4 @@ void ntru_poly_s3_inv_avx2(std::uint16_t* r, const std::uint16_t* a, int n) noex
   else s3_inv<4>(r, a, n);
 }
 
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

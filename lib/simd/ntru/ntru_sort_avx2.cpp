@@ -27,9 +27,9 @@
 #include <cstring>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
 
 inline __m256i load8(const std::int32_t* p) noexcept { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
@@ -313,4 +313,4 @@ void ntru_sample_fixed_type_avx2(std::uint16_t* r, const std::uint8_t* u, int n,
   secure_wipe(sorted, 4 * m);
 }
 
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

@@ -9,10 +9,10 @@
 
 #include <cstdint>
 
-#include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 
-namespace pqkem::simd::avx2 {
+namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {  // internal linkage on purpose: see above
 
 using ntru_detail::load16;
@@ -484,4 +484,4 @@ typename Toom4<n>::Workspace& workspace_in(void* scratch) noexcept {
 }
 
 }  // namespace
-}  // namespace pqkem::simd::avx2
+}  // namespace pqkem::simd::PQKEM_NTRU_NS

@@ -53,15 +53,20 @@ template <class P>
 class NtruAvx2Kernel : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (cpu_has_avx2_kernels()) {
+    if (test::testing_avx512_kernels()) {
+      if (!simd::impl_usable(simd::Impl::avx512))
+        GTEST_SKIP() << "AVX-512 kernels not usable here: " << simd::impl_unusable_reason(simd::Impl::avx512);
+      ASSERT_EQ(avx2().impl, simd::Impl::avx512);
+    } else if (cpu_has_avx2_kernels()) {
       ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << "the CPU has AVX2 but the AVX2 kernels are not usable: "
                                                        << simd::impl_unusable_reason(simd::Impl::avx2);
       ASSERT_EQ(avx2().impl, simd::Impl::avx2);
     }
   }
   static const Kernels<P>& ref() { return kernels_ref<P>(); }
-  /// The AVX2 table (the portable one on a CPU without AVX2: the comparison is then trivial).
-  static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable); }
+  /// The SIMD table under test (test::simd_under_test: AVX2, or AVX-512 in the avx512.* runs;
+  /// the portable one on a CPU without AVX2: the comparison is then trivial).
+  static const Kernels<P>& avx2() { return kernels<P>(test::simd_under_test()); }
 
   using Unary = void (*)(Poly<P>&, const Poly<P>&) noexcept;
   /// A kernel r = f(a) against its twin on every input: out of place (the outputs pre-filled
@@ -214,8 +219,8 @@ TYPED_TEST(NtruAvx2Kernel, MultiplicationsSharingScratch) {
     left += scratch[i] != 0;
   }
   EXPECT_EQ(left, 0u) << "bytes the products wrote survive the wipe";
-  if (k.impl == simd::Impl::avx2) EXPECT_GT(written, kProductScratchBytes / 4);  // the workspace is in scratch
-  else EXPECT_EQ(written, 0u);                                                  // portable: scratch unused
+  if (k.impl != simd::Impl::portable) EXPECT_GT(written, kProductScratchBytes / 4);  // the workspace is in scratch
+  else EXPECT_EQ(written, 0u);                                                      // portable: scratch unused
 }
 
 /// The internal Toom-4 product (behind the Rq, Sq, S3 products and the Rq inversion) is the

@@ -58,12 +58,16 @@ template <class P>
 class NtruR2Inv : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (cpu_has_avx2_kernels()) {
+    if (test::testing_avx512_kernels()) {
+      if (!simd::impl_usable(simd::Impl::avx512))
+        GTEST_SKIP() << "AVX-512 kernels not usable here: " << simd::impl_unusable_reason(simd::Impl::avx512);
+      ASSERT_EQ(avx2().impl, simd::Impl::avx512);
+    } else if (cpu_has_avx2_kernels()) {
       ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
       ASSERT_EQ(avx2().impl, simd::Impl::avx2);
     }
   }
-  static const Kernels<P>& avx2() { return kernels<P>(cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable); }
+  static const Kernels<P>& avx2() { return kernels<P>(test::simd_under_test()); }
 
   /// Compares with the twin and checks the inverse independently.
   static void check(const Poly<P>& a, const std::string& what) {

@@ -33,22 +33,18 @@ template <class P>
 class NtruS3Inv : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (cpu_has_avx2_kernels()) {
+    if (test::testing_avx512_kernels()) {
+      if (!simd::impl_usable(simd::Impl::avx512))
+        GTEST_SKIP() << "AVX-512 kernels not usable here: " << simd::impl_unusable_reason(simd::Impl::avx512);
+      ASSERT_EQ(kernels<P>(simd::Impl::avx512).impl, simd::Impl::avx512);
+    } else if (cpu_has_avx2_kernels()) {
       ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << simd::impl_unusable_reason(simd::Impl::avx2);
       ASSERT_EQ(kernels<P>(simd::Impl::avx2).impl, simd::Impl::avx2);
     }
   }
 
-  /// The kernel under test: the AVX2 one when the CPU has it, else the portable table's.
-  static void inv(Poly<P>& r, const Poly<P>& a) {
-#if PQKEM_HAVE_AVX2
-    if (cpu_has_avx2_kernels()) {
-      simd::avx2::ntru_poly_s3_inv_avx2(r.c.data(), a.c.data(), static_cast<int>(P::n));
-      return;
-    }
-#endif
-    kernels<P>(simd::Impl::portable).poly_s3_inv(r, a);
-  }
+  /// The kernel under test: the SIMD one (test::simd_under_test), else the portable table's.
+  static void inv(Poly<P>& r, const Poly<P>& a) { kernels<P>(test::simd_under_test()).poly_s3_inv(r, a); }
 
   /// a mod (3, Phi_n), coefficients in {0, 1, 2}, coefficient n - 1 = 0.
   static std::vector<int> mod_phi3(const std::vector<int>& c) {
