@@ -27,8 +27,9 @@ bool impl_usable(Impl impl) noexcept;
 /// Why `impl` is not usable ("this CPU has no AVX2", "this build has no AVX2 kernels"), or "".
 std::string_view impl_unusable_reason(Impl impl) noexcept;
 
-/// The automatic choice: AVX-512 where usable on a CPU family it was measured faster on (AMD
-/// family 19h/1Ah: Zen 4, Zen 5), else AVX2 when usable, else portable.
+/// The automatic choice: AVX-512 where usable on a CPU family it is known faster on (AMD family
+/// 1Ah, Zen 5, measured; 19h, Zen 4, by Keccak measurements of the same instructions), else AVX2
+/// when usable, else portable.
 Impl best_impl() noexcept;
 /// The implementation operations use now.
 Impl active_impl() noexcept;
