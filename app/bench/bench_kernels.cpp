@@ -41,6 +41,23 @@ constexpr MlKemShape shape_of() {
   return {P::k, P::eta1, P::du, P::ek_bytes};
 }
 
+/// Key generation's sponge batch (the k x k matrix A^ and the 2k noise polynomials of eta1) on
+/// `run`, a backend's batch runner.
+template <class NttPoly, class Run>
+std::function<void()> keygen_batch(const std::shared_ptr<MlKemState>& st, const MlKemShape& p, Run run) {
+  return [st, p, run] {
+    mlkem::XofBatch<NttPoly> b;
+    NttPoly a[16];
+    mlkem::Poly e[8];
+    for (int i = 0; i < p.k * p.k; ++i)
+      b.add_matrix_entry(a[i], st->rho, static_cast<std::uint8_t>(i % p.k), static_cast<std::uint8_t>(i / p.k));
+    b.add_noise(e, 2 * p.k, p.eta1, st->rho, 0);
+    run(b);
+    keep(a);
+    keep(e);
+  };
+}
+
 /// The kernels of backend B (mlkem/backend.hpp), named alike for every backend so that
 /// `bench --kernels` prints the speed-up of each AVX2 kernel over its portable twin.
 template <class B>
@@ -116,17 +133,8 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
                  keep(r);
                }});
   // Key generation's batch: the k x k matrix and the 2k noise polynomials of eta1.
-  k.push_back({"XOF batch of keygen (A^ + 2k noise)", impl, [st, rank, eta1] {
-                 mlkem::XofBatch<typename B::NttPoly> b;
-                 typename B::NttPoly a[16];
-                 mlkem::Poly e[8];
-                 for (int i = 0; i < rank * rank; ++i)
-                   b.add_matrix_entry(a[i], st->rho, static_cast<std::uint8_t>(i % rank), static_cast<std::uint8_t>(i / rank));
-                 b.add_noise(e, 2 * rank, eta1, st->rho, 0);
-                 B::run_xof_batch(b);
-                 keep(a);
-                 keep(e);
-               }});
+  k.push_back({"XOF batch of keygen (A^ + 2k noise)", impl,
+               keygen_batch<typename B::NttPoly>(st, p, [](const auto& b) { B::run_xof_batch(b); })});
   k.push_back({"H (SHA3-256 of a " + std::to_string(st->ek.size()) + " B ek)", impl, [st] {
                  std::array<std::uint8_t, 32> out;
                  B::sha3_256(out, st->ek, {});
@@ -233,19 +241,11 @@ std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<sim
   if (wanted(impls, simd::Impl::avx512)) {
     add_mlkem_kernels<mlkem::Avx512Backend>(k, st, shape);
     // The same batch on the 4-way permutation only: what the 8-way lanes are measured against.
-    k.push_back({"XOF batch of keygen, x4 lanes only", "avx512", [st, shape] {
-                   mlkem::XofBatch<mlkem::Avx512Backend::NttPoly> b;
-                   mlkem::Avx512Backend::NttPoly a[16];
-                   mlkem::Poly e[8];
-                   for (int i = 0; i < shape.k * shape.k; ++i)
-                     b.add_matrix_entry(a[i], st->rho, static_cast<std::uint8_t>(i % shape.k),
-                                        static_cast<std::uint8_t>(i / shape.k));
-                   b.add_noise(e, 2 * shape.k, shape.eta1, st->rho, 0);
+    k.push_back({"XOF batch of keygen, x4 lanes only", "avx512",
+                 keygen_batch<mlkem::Avx512Backend::NttPoly>(st, shape, [](const auto& b) {
                    simd::avx2::mlkem_xof_batch_avx2(b, simd::avx512::keccak_jobs_x4_avx512,
                                                     simd::avx512::mlkem_rej_uniform_avx512);
-                   keep(a);
-                   keep(e);
-                 }});
+                 })});
     k.push_back({"Keccak-f[1600] x4 (one call)", "avx512", [] {
                    alignas(32) static std::uint64_t s[100];
                    simd::avx512::keccak_f1600_x4_avx512(s);

@@ -211,9 +211,7 @@ void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std:
 
 void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
                       const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept {
-  const KeccakJob jobs[2] = {{kRate256, 0x06, {a, nullptr}, {alen, 0}, out0, 32, nullptr, nullptr},
-                             {kRate256, 0x06, {b0, b1}, {b0len, b1len}, out1, 32, nullptr, nullptr}};
-  keccak_jobs_avx2(jobs, 2);
+  run_sha3_256_pair<Avx2Perm, Avx2Perm>(out0, a, alen, out1, b0, b0len, b1, b1len);
 }
 
 void shake128x4_absorb_avx2(Shake128x4& st, const std::uint8_t* const in[4], std::size_t inlen) noexcept {

@@ -88,9 +88,7 @@ void keccak_jobs_x4_avx512(const KeccakJob* jobs, int n) noexcept { run_keccak_j
 
 void sha3_256_x2_avx512(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
                         const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept {
-  const KeccakJob jobs[2] = {{136, 0x06, {a, nullptr}, {alen, 0}, out0, 32, nullptr, nullptr},
-                             {136, 0x06, {b0, b1}, {b0len, b1len}, out1, 32, nullptr, nullptr}};
-  run_keccak_jobs<X4Perm, X4Perm>(jobs, 2);
+  run_sha3_256_pair<X4Perm, X4Perm>(out0, a, alen, out1, b0, b0len, b1, b1len);
 }
 
 }  // namespace pqkem::simd::avx512

@@ -243,5 +243,14 @@ void run_keccak_jobs(const KeccakJob* jobs, int n) {
   secure_wipe(one, sizeof one);
 }
 
+/// SHA3-256(a) and SHA3-256(b0 || b1) as one batch (NTRU decapsulation's hash pair).
+template <class Wide, class Narrow>
+void run_sha3_256_pair(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
+                       const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) {
+  const KeccakJob jobs[2] = {{136, 0x06, {a, nullptr}, {alen, 0}, out0, 32, nullptr, nullptr},
+                             {136, 0x06, {b0, b1}, {b0len, b1len}, out1, 32, nullptr, nullptr}};
+  run_keccak_jobs<Wide, Narrow>(jobs, 2);
+}
+
 }  // namespace
 }  // namespace pqkem::simd

@@ -269,6 +269,27 @@ TEST_F(Avx2Kernel, InverseNttMatchesPortable) {
   }
 }
 
+/// An inner-product kernel (AVX2 order) against RefBackend::inner_product for k = 1..4, on
+/// operands taken from `in` around index t.
+void check_inner_product(void (*kernel)(std::int16_t*, const std::int16_t*, const std::int16_t*, int) noexcept,
+                         const std::vector<Arr>& in, std::size_t t) {
+  for (int k = 1; k <= 4; ++k) {
+    NttPoly a[4], b[4];
+    Arr at[4], bt[4];
+    for (int j = 0; j < k; ++j) {
+      a[j].c = in[(t + j) % in.size()];
+      b[j].c = in[(t + 2 * j + 1) % in.size()];
+      at[j] = transposed(a[j].c);
+      bt[j] = transposed(b[j].c);
+    }
+    NttPoly want;
+    RefBackend::inner_product(want, a, b, k);
+    Arr got;
+    kernel(got.data(), at[0].data(), bt[0].data(), k);
+    ASSERT_EQ(transposed(got), want.c) << "input " << t << ", k = " << k;
+  }
+}
+
 TEST_F(Avx2Kernel, BasemulAndInnerProductMatchPortable) {
   const auto in = inputs(kQ);
   for (std::size_t t = 0; t + 4 < in.size(); ++t) {
@@ -279,21 +300,7 @@ TEST_F(Avx2Kernel, BasemulAndInnerProductMatchPortable) {
     av::mlkem_basemul_acc_avx2(r.data(), transposed(in[t]).data(), transposed(in[t + 1]).data());
     ASSERT_EQ(transposed(r), r_ref.c);
 
-    for (int k = 1; k <= 4; ++k) {
-      NttPoly a[4], b[4];
-      Arr at[4], bt[4];
-      for (int j = 0; j < k; ++j) {
-        a[j].c = in[(t + j) % in.size()];
-        b[j].c = in[(t + 2 * j + 1) % in.size()];
-        at[j] = transposed(a[j].c);
-        bt[j] = transposed(b[j].c);
-      }
-      NttPoly want;
-      RefBackend::inner_product(want, a, b, k);
-      Arr got;
-      av::mlkem_inner_product_avx2(got.data(), at[0].data(), bt[0].data(), k);
-      ASSERT_EQ(transposed(got), want.c) << "k = " << k;
-    }
+    check_inner_product(av::mlkem_inner_product_avx2, in, t);
   }
 }
 
@@ -769,22 +776,7 @@ TEST_F(Avx512Kernel, NttAndInverseMatchPortable) {
 
 TEST_F(Avx512Kernel, InnerProductMatchesPortable) {
   const auto in = inputs(kQ);
-  for (std::size_t t = 0; t + 4 < in.size(); ++t)
-    for (int k = 1; k <= 4; ++k) {
-      NttPoly a[4], b[4];
-      Arr at[4], bt[4];
-      for (int j = 0; j < k; ++j) {
-        a[j].c = in[(t + j) % in.size()];
-        b[j].c = in[(t + 2 * j + 1) % in.size()];
-        at[j] = transposed(a[j].c);
-        bt[j] = transposed(b[j].c);
-      }
-      NttPoly want;
-      RefBackend::inner_product(want, a, b, k);
-      Arr got;
-      simd::avx512::mlkem_inner_product_avx512(got.data(), at[0].data(), bt[0].data(), k);
-      ASSERT_EQ(transposed(got), want.c) << "input " << t << ", k = " << k;
-    }
+  for (std::size_t t = 0; t + 4 < in.size(); ++t) check_inner_product(simd::avx512::mlkem_inner_product_avx512, in, t);
 }
 
 TEST_F(Avx512Kernel, ElementwiseKernelsMatchPortable) {
