@@ -28,6 +28,14 @@ struct NtruState {
   std::array<std::uint8_t, P::sample_ft_bytes> ft_bytes{};
   std::array<std::uint8_t, P::pack_trinary_bytes> s3_bytes{};
   std::array<std::uint8_t, P::pack_q_bytes> q_bytes{};
+  // The whole operations on fixed coins (the derandomized entry points).
+  using K = ntru::Kem<P, ntru::RefBackend>;
+  std::array<std::uint8_t, K::keygen_coin_bytes> keygen_coins{};
+  std::array<std::uint8_t, K::encaps_coin_bytes> encaps_coins{};
+  std::array<std::uint8_t, P::pk_bytes> pk{};
+  std::array<std::uint8_t, P::sk_bytes> sk{};
+  std::array<std::uint8_t, P::ct_bytes> ct{};
+  std::array<std::uint8_t, 32> ss{};
 };
 
 /// The kernels of backend B, named alike for every backend (the speed-up column compares them).
@@ -37,7 +45,7 @@ void add_ntru_kernels(std::vector<Kernel>& k, const std::shared_ptr<NtruState<P>
   k.push_back({"poly_Rq_mul", impl, [st] { B::poly_rq_mul(st->r, st->a, st->b); keep(st->r); }});
   k.push_back({"poly_S3_mul", impl, [st] { B::poly_s3_mul(st->r, st->a, st->a); keep(st->r); }});
   // The same products as an operation runs them: their workspace shared, wiped once when the
-  // entry is destroyed instead of after every product (the standalone ones above wipe 15-31 KB
+  // entry is destroyed instead of after every product (the standalone ones above wipe 15-45 KB
   // per call).
   auto shared = std::make_shared<ntru::ProductScratch<P, B>>();
   k.push_back({"poly_Rq_mul (shared scratch)", impl, [st, shared] { shared->rq_mul(st->r, st->a, st->b); keep(st->r); }});
@@ -63,6 +71,18 @@ void add_ntru_kernels(std::vector<Kernel>& k, const std::shared_ptr<NtruState<P>
   k.push_back({"poly_S3_inv", impl, [st] { B::poly_s3_inv(st->r, st->a); keep(st->r); }});
   k.push_back({"poly_R2_inv", impl, [st] { B::poly_r2_inv(st->r, st->a); keep(st->r); }});
   k.push_back({"poly_Rq_inv", impl, [st] { B::poly_rq_inv(st->r, st->a); keep(st->r); }});
+  // The operations without their random bytes: the keypair and encaps rows of the operation
+  // table include the same random bytes for every implementation (getrandom(2) of 1.4-2.4 KB
+  // costs as much as the rest of an AVX2 encapsulation here), which hides the kernels' share.
+  using K = ntru::Kem<P, B>;
+  k.push_back({"keypair (fixed coins)", impl, [st] {
+                 K::keygen_derand(st->keygen_coins, st->pk, st->sk);
+                 keep(st->pk);
+               }});
+  k.push_back({"encaps (fixed coins)", impl, [st] {
+                 K::encaps_derand(st->pk, st->encaps_coins, st->ct, st->ss);
+                 keep(st->ct);
+               }});
 }
 
 template <class P>
@@ -79,6 +99,9 @@ std::vector<Kernel> ntru_kernels_for(const std::vector<simd::Impl>& impls) {
   for (auto& x : st->ft_bytes) x = static_cast<std::uint8_t>(rng());
   ntru::poly_s3_tobytes_ref<P>(st->s3_bytes, st->a);
   ntru::poly_sq_tobytes<P>(st->q_bytes, st->b);
+  for (auto& x : st->keygen_coins) x = static_cast<std::uint8_t>(rng());
+  for (auto& x : st->encaps_coins) x = static_cast<std::uint8_t>(rng());
+  ntru::Kem<P, ntru::RefBackend>::keygen_derand(st->keygen_coins, st->pk, st->sk);
   std::vector<Kernel> k;
   // One set of entries per asked-for usable implementation, each running that backend's kernels.
   auto add = [&]<class B>() {

@@ -65,7 +65,7 @@ struct RefBackend {
   static void poly_s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept {
     poly_s3_mul_ref<P>(r, a, b);
   }
-  /// The three products with their temporaries in `scratch` (kProductScratchBytes, 32-byte
+  /// The three products with their temporaries in `scratch` (kProductScratchBytes, 64-byte
   /// aligned), left there for wipe_product_scratch: an operation running several products wipes
   /// once. Use them through ProductScratch. The portable products keep their few temporaries to
   /// themselves and ignore scratch.
@@ -193,7 +193,7 @@ struct RefBackend {
 #endif
 
 /// Scratch shared by the products of one operation, wiped once when it goes out of scope
-/// (the AVX2 products otherwise wipe their 15-31 KB workspace after every product).
+/// (the SIMD products otherwise wipe their 15-45 KB workspace after every product).
 template <class P, class B>
 class ProductScratch {
 public:
@@ -207,7 +207,7 @@ public:
   void s3_mul(Poly<P>& r, const Poly<P>& a, const Poly<P>& b) noexcept { B::poly_s3_mul_in(r, a, b, m_buf); }
 
 private:
-  alignas(32) unsigned char m_buf[B::kProductScratchBytes > 0 ? B::kProductScratchBytes : 1];
+  alignas(64) unsigned char m_buf[B::kProductScratchBytes > 0 ? B::kProductScratchBytes : 1];
 };
 
 }  // namespace pqkem::ntru

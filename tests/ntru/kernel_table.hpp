@@ -43,8 +43,13 @@ struct Kernels {
                         ByteView m1b) noexcept;
 };
 
+/// Bytes of product scratch: the most any backend's products need (the portable ones need none;
+/// kernels_of checks every backend against it).
+inline constexpr std::size_t kProductScratchBytes = 49152;
+
 template <class P, class B>
 constexpr Kernels<P> kernels_of() noexcept {
+  static_assert(B::kProductScratchBytes <= kProductScratchBytes, "raise kProductScratchBytes");
   return {B::kImpl,
           &B::template poly_mul_cyclic<P>,
           &B::template poly_rq_mul<P>,
@@ -100,9 +105,6 @@ const Kernels<P>& active_kernels() noexcept {
   return kernels<P>(simd::active_impl());
 }
 
-/// Bytes of product scratch: what the AVX2 products need (the portable ones need none).
-inline constexpr std::size_t kProductScratchBytes = 32768;
-
 /// ProductScratch over a run-time view (ntru::ProductScratch takes the backend as a type).
 template <class P>
 class TableScratch {
@@ -118,7 +120,7 @@ public:
 
 private:
   const Kernels<P>& m_k;
-  alignas(32) unsigned char m_buf[kProductScratchBytes];
+  alignas(64) unsigned char m_buf[kProductScratchBytes];
 };
 
 }  // namespace pqkem::ntru

@@ -2,5 +2,7 @@
 #pragma once
 
 #define PQKEM_NTRU_DECL_NS avx2
+#define PQKEM_NTRU_DECL_SCRATCH 32768  // kNtruProductScratchBytes
 #include "simd/ntru/ntru_kernels.inc"
+#undef PQKEM_NTRU_DECL_SCRATCH
 #undef PQKEM_NTRU_DECL_NS

@@ -4,5 +4,7 @@
 #pragma once
 
 #define PQKEM_NTRU_DECL_NS avx512
+#define PQKEM_NTRU_DECL_SCRATCH 49152  // kNtruProductScratchBytes
 #include "simd/ntru/ntru_kernels.inc"
+#undef PQKEM_NTRU_DECL_SCRATCH
 #undef PQKEM_NTRU_DECL_NS

@@ -142,7 +142,7 @@ void toom4_cyclic_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16
 /// As toom4_cyclic_in, with scratch of its own, wiped before returning.
 template <Finish fin>
 void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, std::uint16_t mask16) noexcept {
-  alignas(32) unsigned char scratch[kNtruProductScratchBytes];
+  alignas(64) unsigned char scratch[kNtruProductScratchBytes];
   toom4_cyclic_in<fin>(r, a, b, n, mask16, scratch);
   ntru_wipe_product_scratch_avx2(scratch, n);
 }

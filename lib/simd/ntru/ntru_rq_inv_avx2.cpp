@@ -35,7 +35,7 @@ void rq_inv(std::uint16_t* r, const std::uint16_t* a, int logq) noexcept {
   constexpr int kPad = 16 * ((n + 15) / 16);
   typename T::Workspace ws;
   alignas(32) std::uint16_t ac[kPad], x[kPad], t[kPad], e[kPad];
-  __m256i pa[T::kPreparedVectors], px[T::kPreparedVectors], pt[T::kPreparedVectors];  // prepared a, x, t
+  LeafVec pa[T::kPreparedVectors], px[T::kPreparedVectors], pt[T::kPreparedVectors];  // prepared a, x, t
   // The vector loops below run over kPad words; the products read and write only the first n.
   // Zero padding in ac, x and t (e is written whole from t) keeps every word defined.
   const __m256i zero = _mm256_setzero_si256();
@@ -93,9 +93,9 @@ void rq_inv(std::uint16_t* r, const std::uint16_t* a, int logq) noexcept {
   wipe_vectors<kPad>(x);
   wipe_vectors<kPad>(t);
   wipe_vectors<kPad>(e);
-  wipe_vectors<16 * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(pa));
-  wipe_vectors<16 * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(px));
-  wipe_vectors<16 * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(pt));
+  wipe_vectors<kLeafLanes * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(pa));
+  wipe_vectors<kLeafLanes * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(px));
+  wipe_vectors<kLeafLanes * T::kPreparedVectors>(reinterpret_cast<std::uint16_t*>(pt));
 }
 
 }  // namespace

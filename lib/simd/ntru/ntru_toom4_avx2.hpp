@@ -31,10 +31,17 @@ using ntru_detail::wipe_vectors;
 // Layout for leaf length L (a multiple of 8): both operands are zero-padded to N = 16 L
 // coefficients and split into 4 chunks of S = 4 L (Toom-4, points 0, 1, -1, 1/2, -1/2, 2, oo:
 // 7 products of S coefficients); each product takes two Karatsuba levels (9 products of L), so
-// there are 63 leaf products. They are done 16 at a time, one per 16-bit lane, in transposed
-// layout (vector i holds coefficient i of 16 leaves), by Karatsuba down to a schoolbook of
-// kTBase coefficients. Transposition is an 8x8 transpose inside each 128-bit half, with the
-// halves loaded and stored as 128-bit rows. Sizes: n = 509 -> L = 32; 677, 701 -> 48; 821 -> 56.
+// there are 63 leaf products. They are done kLeafLanes at a time, one per 16-bit lane, in
+// transposed layout (vector i holds coefficient i of kLeafLanes leaves), by Karatsuba down to a
+// schoolbook of kTBase coefficients. Transposition is an 8x8 transpose inside each 128-bit
+// piece of a vector, with the pieces loaded and stored as 128-bit rows. Sizes: n = 509 -> L =
+// 32; 677, 701 -> 48; 821 -> 56.
+//
+// The AVX2 build multiplies the leaves in YMM registers, 16 per batch (4 batches). The AVX-512
+// build (PQKEM_NTRU_EVEX) multiplies them in ZMM registers, 32 per batch (2 batches): the same
+// code over LeafVec, where a 512-bit operation costs what a 256-bit one does on cores with
+// full-width AVX-512 units. Everything outside the leaf products (evaluation, Karatsuba
+// combination, interpolation) works on coefficient arrays in memory and keeps 256-bit code.
 
 #ifndef PQKEM_NTRU_TBASE
 #define PQKEM_NTRU_TBASE 8
@@ -43,64 +50,109 @@ using ntru_detail::wipe_vectors;
 /// faster than 16; 10 and 12 are close to 8).
 constexpr int kTBase = PQKEM_NTRU_TBASE;
 
-/// 8x8 transpose of 16-bit elements inside each 128-bit half of x[0..8): unpacks of 16-, 32-
+#ifdef PQKEM_NTRU_EVEX
+using LeafVec = __m512i;
+constexpr int kLeafLanes = 32;
+[[gnu::always_inline]] inline LeafVec lv_zero() noexcept { return _mm512_setzero_si512(); }
+[[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm512_add_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm512_sub_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm512_mullo_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept { return _mm512_unpacklo_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept { return _mm512_unpackhi_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept { return _mm512_unpacklo_epi32(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept { return _mm512_unpackhi_epi32(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept { return _mm512_unpacklo_epi64(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept { return _mm512_unpackhi_epi64(a, b); }
+/// The 128-bit rows p, p + d, p + 2d, p + 3d (in words) as the four pieces of one vector.
+[[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
+  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + d)), 1);
+  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * d))),
+                                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * d)), 1);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+/// The inverse of lv_load_rows.
+[[gnu::always_inline]] inline void lv_store_rows(std::uint16_t* p, int d, LeafVec v) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_castsi512_si128(v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + d), _mm512_extracti32x4_epi32(v, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 2 * d), _mm512_extracti32x4_epi32(v, 2));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 3 * d), _mm512_extracti32x4_epi32(v, 3));
+}
+#else
+using LeafVec = __m256i;
+constexpr int kLeafLanes = 16;
+[[gnu::always_inline]] inline LeafVec lv_zero() noexcept { return _mm256_setzero_si256(); }
+[[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm256_add_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm256_sub_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm256_mullo_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept { return _mm256_unpacklo_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept { return _mm256_unpackhi_epi16(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept { return _mm256_unpacklo_epi32(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept { return _mm256_unpackhi_epi32(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept { return _mm256_unpacklo_epi64(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept { return _mm256_unpackhi_epi64(a, b); }
+/// The 128-bit rows p and p + d (in words) as the two halves of one vector.
+[[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + d)), 1);
+}
+/// The inverse of lv_load_rows.
+[[gnu::always_inline]] inline void lv_store_rows(std::uint16_t* p, int d, LeafVec v) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + d), _mm256_extracti128_si256(v, 1));
+}
+#endif
+static_assert(kLeafLanes % 8 == 0 && 64 % kLeafLanes == 0);
+
+/// 8x8 transpose of 16-bit elements inside each 128-bit piece of x[0..8): unpacks of 16-, 32-
 /// and 64-bit elements. (Measured: replacing the 32-bit stage by shifts and dword blends, which
 /// avoid the shuffle port, is no faster here.)
-[[gnu::always_inline]] inline void transpose8x8_halves(__m256i (&x)[8]) noexcept {
-  __m256i b[8], c[8];
+[[gnu::always_inline]] inline void transpose8x8_pieces(LeafVec (&x)[8]) noexcept {
+  LeafVec b[8], c[8];
   for (int i = 0; i < 4; ++i) {
-    b[2 * i] = _mm256_unpacklo_epi16(x[2 * i], x[2 * i + 1]);
-    b[2 * i + 1] = _mm256_unpackhi_epi16(x[2 * i], x[2 * i + 1]);
+    b[2 * i] = lv_unpacklo16(x[2 * i], x[2 * i + 1]);
+    b[2 * i + 1] = lv_unpackhi16(x[2 * i], x[2 * i + 1]);
   }
   for (int i = 0; i < 2; ++i) {
-    c[4 * i + 0] = _mm256_unpacklo_epi32(b[4 * i + 0], b[4 * i + 2]);
-    c[4 * i + 1] = _mm256_unpackhi_epi32(b[4 * i + 0], b[4 * i + 2]);
-    c[4 * i + 2] = _mm256_unpacklo_epi32(b[4 * i + 1], b[4 * i + 3]);
-    c[4 * i + 3] = _mm256_unpackhi_epi32(b[4 * i + 1], b[4 * i + 3]);
+    c[4 * i + 0] = lv_unpacklo32(b[4 * i + 0], b[4 * i + 2]);
+    c[4 * i + 1] = lv_unpackhi32(b[4 * i + 0], b[4 * i + 2]);
+    c[4 * i + 2] = lv_unpacklo32(b[4 * i + 1], b[4 * i + 3]);
+    c[4 * i + 3] = lv_unpackhi32(b[4 * i + 1], b[4 * i + 3]);
   }
   for (int i = 0; i < 4; ++i) {
-    x[2 * i] = _mm256_unpacklo_epi64(c[i], c[i + 4]);
-    x[2 * i + 1] = _mm256_unpackhi_epi64(c[i], c[i + 4]);
+    x[2 * i] = lv_unpacklo64(c[i], c[i + 4]);
+    x[2 * i + 1] = lv_unpackhi64(c[i], c[i + 4]);
   }
 }
 
-inline __m256i load2x128(const std::uint16_t* lo, const std::uint16_t* hi) noexcept {
-  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lo))),
-                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(hi)), 1);
-}
-inline void store2x128(std::uint16_t* lo, std::uint16_t* hi, __m256i v) noexcept {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(lo), _mm256_castsi256_si128(v));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(hi), _mm256_extracti128_si256(v, 1));
-}
-
-/// dst[i] lane j = src[j * stride + i] for i < 8 cols, j < 16 (cols = 8 or 16). (Always inlined:
-/// as a shared out-of-line function, with the stride a run-time argument, the products are about
-/// 20% slower.)
+/// dst[i] lane j = src[j * stride + i] for i < cols, j < kLeafLanes (cols = 8 or 16): piece r
+/// of row vector j holds leaf 8r + j. (Always inlined: as a shared out-of-line function, with
+/// the stride a run-time argument, the products are about 20% slower.)
 template <int cols = 16>
-[[gnu::always_inline]] inline void transpose_in(__m256i* dst, const std::uint16_t* src, int stride) noexcept {
+[[gnu::always_inline]] inline void transpose_in(LeafVec* dst, const std::uint16_t* src, int stride) noexcept {
   static_assert(cols == 8 || cols == 16);
-  __m256i x[8], y[8];
+  LeafVec x[8], y[8];
   for (int j = 0; j < 8; ++j) {
-    x[j] = load2x128(src + j * stride, src + (j + 8) * stride);
-    if constexpr (cols == 16) y[j] = load2x128(src + j * stride + 8, src + (j + 8) * stride + 8);
+    x[j] = lv_load_rows(src + j * stride, 8 * stride);
+    if constexpr (cols == 16) y[j] = lv_load_rows(src + j * stride + 8, 8 * stride);
   }
-  transpose8x8_halves(x);
-  if constexpr (cols == 16) transpose8x8_halves(y);
+  transpose8x8_pieces(x);
+  if constexpr (cols == 16) transpose8x8_pieces(y);
   for (int i = 0; i < 8; ++i) {
     dst[i] = x[i];
     if constexpr (cols == 16) dst[8 + i] = y[i];
   }
 }
 
-/// dst[j * stride + i] = src[i] lane j for i, j < 16.
-[[gnu::always_inline]] inline void transpose_out(std::uint16_t* dst, int stride, const __m256i* src) noexcept {
-  __m256i x[8], y[8];
+/// dst[j * stride + i] = src[i] lane j for i < 16, j < kLeafLanes.
+[[gnu::always_inline]] inline void transpose_out(std::uint16_t* dst, int stride, const LeafVec* src) noexcept {
+  LeafVec x[8], y[8];
   for (int i = 0; i < 8; ++i) x[i] = src[i], y[i] = src[8 + i];
-  transpose8x8_halves(x);
-  transpose8x8_halves(y);
+  transpose8x8_pieces(x);
+  transpose8x8_pieces(y);
   for (int j = 0; j < 8; ++j) {
-    store2x128(dst + j * stride, dst + (j + 8) * stride, x[j]);
-    store2x128(dst + j * stride + 8, dst + (j + 8) * stride + 8, y[j]);
+    lv_store_rows(dst + j * stride, 8 * stride, x[j]);
+    lv_store_rows(dst + j * stride + 8, 8 * stride, y[j]);
   }
 }
 
@@ -108,21 +160,21 @@ template <int cols = 16>
 /// windows of kWin outputs: the accumulators stay in registers and each b_j is loaded once per
 /// window (the window of b values slides by one per a_i).
 template <int L>
-inline void schoolbook_t(__m256i* c, const __m256i* a, const __m256i* b) noexcept {
+inline void schoolbook_t(LeafVec* c, const LeafVec* a, const LeafVec* b) noexcept {
   constexpr int kWin = 8;  // 8 accumulators + the b window: measured 4, 6, 8 alike
 #pragma GCC unroll 64
   for (int k0 = 0; k0 < 2 * L - 1; k0 += kWin) {
-    __m256i acc[kWin];
+    LeafVec acc[kWin];
 #pragma GCC unroll 16
-    for (int kk = 0; kk < kWin; ++kk) acc[kk] = _mm256_setzero_si256();
+    for (int kk = 0; kk < kWin; ++kk) acc[kk] = lv_zero();
 #pragma GCC unroll 64
     for (int i = 0; i < L; ++i) {
       if (k0 + kWin - 1 < i || k0 - i >= L) continue;  // compile-time after unrolling
-      const __m256i ai = a[i];
+      const LeafVec ai = a[i];
 #pragma GCC unroll 16
       for (int kk = 0; kk < kWin; ++kk) {
         const int j = k0 + kk - i;
-        if (j >= 0 && j < L) acc[kk] = _mm256_add_epi16(acc[kk], _mm256_mullo_epi16(ai, b[j]));
+        if (j >= 0 && j < L) acc[kk] = lv_add(acc[kk], lv_mullo(ai, b[j]));
       }
     }
 #pragma GCC unroll 16
@@ -136,22 +188,22 @@ constexpr int tmul_scratch(int l) { return l <= kTBase ? 0 : 4 * (l / 2) + tmul_
 
 /// c[0 .. 2L-1) = a * b lane by lane, Karatsuba on halves down to kTBase (L even above it).
 template <int L>
-inline void tmul(__m256i* c, const __m256i* a, const __m256i* b, __m256i* scratch) noexcept {
+inline void tmul(LeafVec* c, const LeafVec* a, const LeafVec* b, LeafVec* scratch) noexcept {
   if constexpr (L <= kTBase) {
     schoolbook_t<L>(c, a, b);
   } else {
     static_assert(L % 2 == 0);
     constexpr int h = L / 2;
-    __m256i* sa = scratch;
-    __m256i* sb = scratch + h;
-    __m256i* z1 = scratch + 2 * h;  // 2h - 1 vectors
-    __m256i* next = scratch + 4 * h;
+    LeafVec* sa = scratch;
+    LeafVec* sb = scratch + h;
+    LeafVec* z1 = scratch + 2 * h;  // 2h - 1 vectors
+    LeafVec* next = scratch + 4 * h;
     tmul<h>(c, a, b, next);
-    c[2 * h - 1] = _mm256_setzero_si256();
+    c[2 * h - 1] = lv_zero();
     tmul<h>(c + 2 * h, a + h, b + h, next);
     for (int i = 0; i < h; ++i) {
-      sa[i] = _mm256_add_epi16(a[i], a[h + i]);
-      sb[i] = _mm256_add_epi16(b[i], b[h + i]);
+      sa[i] = lv_add(a[i], a[h + i]);
+      sb[i] = lv_add(b[i], b[h + i]);
     }
     tmul<h>(z1, sa, sb, next);
     // c[h + i] += z1[i] - c[i] - c[2h + i] for i < 2h - 1, in one pass: step j updates c[h + j]
@@ -159,9 +211,9 @@ inline void tmul(__m256i* c, const __m256i* a, const __m256i* b, __m256i* scratc
     // sharing d = c[h + j] - c[2h + j] between the two (5 operations instead of 6):
     //   c[h + j] <- (z1[j] - c[j]) + d,  c[2h + j] <- (z1[h + j] - c[3h + j]) - d.
     for (int j = 0; j < h; ++j) {
-      const __m256i d = _mm256_sub_epi16(c[h + j], c[2 * h + j]);
-      c[h + j] = _mm256_add_epi16(_mm256_sub_epi16(z1[j], c[j]), d);
-      if (j < h - 1) c[2 * h + j] = _mm256_sub_epi16(_mm256_sub_epi16(z1[h + j], c[3 * h + j]), d);
+      const LeafVec d = lv_sub(c[h + j], c[2 * h + j]);
+      c[h + j] = lv_add(lv_sub(z1[j], c[j]), d);
+      if (j < h - 1) c[2 * h + j] = lv_sub(lv_sub(z1[h + j], c[3 * h + j]), d);
     }
   }
 }
@@ -171,7 +223,7 @@ inline void tmul(__m256i* c, const __m256i* a, const __m256i* b, __m256i* scratc
 /// line the products are 4-6% faster for every n. Making the lower levels out of line as well
 /// gains nothing more.)
 template <int L>
-[[gnu::noinline]] void tmul_batch(__m256i* c, const __m256i* a, const __m256i* b, __m256i* scratch) noexcept {
+[[gnu::noinline]] void tmul_batch(LeafVec* c, const LeafVec* a, const LeafVec* b, LeafVec* scratch) noexcept {
   tmul<L>(c, a, b, scratch);
 }
 
@@ -202,18 +254,18 @@ struct Toom4 {
   /// stride of Lp = L rounded up to 16 (words L .. Lp of a leaf operand are never read).
   static constexpr int L = n <= 512 ? 32 : n <= 768 ? 48 : 56;
   static constexpr int Lp = (L + 15) / 16 * 16;
-  static constexpr int S = 4 * L, N = 16 * L, kBatches = 4, kRegion = 32 * Lp;
+  static constexpr int S = 4 * L, N = 16 * L, kBatches = 64 / kLeafLanes, kRegion = 2 * kLeafLanes * Lp;
   static_assert(L % 8 == 0 && n <= N && n >= 32);
   /// Leaf k's first operand, second operand and product (which overwrites both) in `leaves`:
-  /// batch k / 16 owns kRegion words, [16 first operands | 16 second operands] before the
-  /// multiplication and 16 products of 2Lp words after it.
-  static constexpr int leaf_a(int k) { return (k / 16) * kRegion + (k % 16) * Lp; }
-  static constexpr int leaf_b(int k) { return leaf_a(k) + 16 * Lp; }
+  /// batch k / kLeafLanes owns kRegion words, [kLeafLanes first operands | kLeafLanes second
+  /// operands] before the multiplication and kLeafLanes products of 2Lp words after it.
+  static constexpr int leaf_a(int k) { return (k / kLeafLanes) * kRegion + (k % kLeafLanes) * Lp; }
+  static constexpr int leaf_b(int k) { return leaf_a(k) + kLeafLanes * Lp; }
   static constexpr int leaf_c(int k) { return 2 * Lp * k; }
   /// Work area (uint16_t words): the transposed operands, products and tmul scratch during the
   /// leaf products; then the 7 Toom products (2S words each) and 4L words of scratch.
   static constexpr int kTVectors = 4 * Lp + tmul_scratch(L);
-  static constexpr int kWorkWords = 16 * kTVectors;
+  static constexpr int kWorkWords = kLeafLanes * kTVectors;
   static_assert(7 * 2 * S + 4 * L <= kWorkWords && 2 * N <= kBatches * kRegion);
 
   /// Everything a product writes besides its output, in caller scratch: a standalone product
@@ -222,9 +274,9 @@ struct Toom4 {
   struct Workspace {
     /// 16 words in front of the leaves: karatsuba_combine_fresh reads (and masks off) up to 8
     /// words before the first leaf product when L is not a multiple of 16.
-    alignas(32) std::uint16_t leaves_buf[16 + kBatches * kRegion];
-    alignas(32) std::uint16_t work[kWorkWords];
-    alignas(32) std::uint16_t tail[2][48];  // evaluate's copies of the operands' last words
+    alignas(64) std::uint16_t leaves_buf[16 + kBatches * kRegion];
+    alignas(64) std::uint16_t work[kWorkWords];  // LeafVec arrays during the leaf products
+    alignas(64) std::uint16_t tail[2][48];  // evaluate's copies of the operands' last words
     void wipe() noexcept {
       wipe_vectors<16 + kBatches * kRegion>(leaves_buf);
       wipe_vectors<kWorkWords>(work);
@@ -272,34 +324,33 @@ struct Toom4 {
     }
   }
 
-  /// The 63 leaf products, 16 at a time (leaf 63 is zero).
-  /// dst[0 .. L) = the 16 operands at src (stride Lp words) transposed.
-  [[gnu::always_inline]] static inline void transpose_operands(__m256i* dst, const std::uint16_t* src) noexcept {
+  /// dst[0 .. L) = the kLeafLanes operands at src (stride Lp words) transposed.
+  [[gnu::always_inline]] static inline void transpose_operands(LeafVec* dst, const std::uint16_t* src) noexcept {
 #pragma GCC unroll 4
     for (int c = 0; c + 16 <= L; c += 16) transpose_in(dst + c, src + c, Lp);
     if constexpr (L % 16 != 0) transpose_in<8>(dst + L - 8, src + L - 8, Lp);  // L = 56: words L .. Lp unread
   }
 
-  /// The 63 leaf products, 16 at a time (leaf 63 is zero), into `leaves`. With `prepared`, the
+  /// The 63 leaf products, kLeafLanes at a time (leaf 63 is zero), into `leaves`. With `prepared`, the
   /// operands are Ta and Tb (batch k at Ta + k Lp, from prepare()); otherwise they are read from
   /// `leaves` and transposed batch by batch.
   template <bool prepared>
-  static void multiply_leaves(std::uint16_t* leaves, __m256i* t, const __m256i* Ta, const __m256i* Tb) noexcept {
-    __m256i* tc = t + 2 * Lp;
-    __m256i* scratch = t + 4 * Lp;
+  static void multiply_leaves(std::uint16_t* leaves, LeafVec* t, const LeafVec* Ta, const LeafVec* Tb) noexcept {
+    LeafVec* tc = t + 2 * Lp;
+    LeafVec* scratch = t + 4 * Lp;
     for (int batch = 0; batch < kBatches; ++batch) {
       std::uint16_t* base = leaves + batch * kRegion;
-      const __m256i* ta = t;
-      const __m256i* tb = t + Lp;
+      const LeafVec* ta = t;
+      const LeafVec* tb = t + Lp;
       if constexpr (prepared) {
         ta = Ta + batch * Lp;
         tb = Tb + batch * Lp;
       } else {
         transpose_operands(t, base);
-        transpose_operands(t + Lp, base + 16 * Lp);
+        transpose_operands(t + Lp, base + kLeafLanes * Lp);
       }
       tmul_batch<L>(tc, ta, tb, scratch);
-      tc[2 * L - 1] = _mm256_setzero_si256();
+      tc[2 * L - 1] = lv_zero();
 #pragma GCC unroll 8
       for (int c = 0; c < 2 * L; c += 16) transpose_out(base + c, 2 * Lp, tc + c);
     }
@@ -418,7 +469,7 @@ struct Toom4 {
       store16(leaves + leaf_a(63) + i, _mm256_setzero_si256());
       store16(leaves + leaf_b(63) + i, _mm256_setzero_si256());
     }
-    multiply_leaves<false>(leaves, reinterpret_cast<__m256i*>(work), nullptr, nullptr);
+    multiply_leaves<false>(leaves, reinterpret_cast<LeafVec*>(work), nullptr, nullptr);
     finish_product<fin>(r, mask16, ws);
   }
 
@@ -427,7 +478,7 @@ struct Toom4 {
 
   /// T = x evaluated and transposed for cyclic_prepared (kPreparedVectors). Uses (and leaves
   /// secret data in) ws.
-  static void prepare(__m256i* T, const std::uint16_t* x, Workspace& ws) noexcept {
+  static void prepare(LeafVec* T, const std::uint16_t* x, Workspace& ws) noexcept {
     std::uint16_t* const leaves = ws.leaves_buf + 16;
     evaluate<0>(leaves, x, ws.tail[0]);
     for (int i = 0; i < Lp; i += 16) store16(leaves + leaf_a(63) + i, _mm256_setzero_si256());
@@ -437,10 +488,10 @@ struct Toom4 {
   /// As cyclic, from operands prepared by prepare(): in the Rq inversion an operand of several
   /// products is evaluated and transposed once.
   template <Finish fin>
-  static void cyclic_prepared(std::uint16_t* r, const __m256i* Ta, const __m256i* Tb, std::uint16_t mask16,
+  static void cyclic_prepared(std::uint16_t* r, const LeafVec* Ta, const LeafVec* Tb, std::uint16_t mask16,
                               Workspace& ws) noexcept {
     store16(ws.leaves_buf, _mm256_setzero_si256());
-    multiply_leaves<true>(ws.leaves_buf + 16, reinterpret_cast<__m256i*>(ws.work), Ta, Tb);
+    multiply_leaves<true>(ws.leaves_buf + 16, reinterpret_cast<LeafVec*>(ws.work), Ta, Tb);
     finish_product<fin>(r, mask16, ws);
   }
 

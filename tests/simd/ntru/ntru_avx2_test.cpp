@@ -204,7 +204,7 @@ TYPED_TEST(NtruAvx2Kernel, MultiplicationsSharingScratch) {
   // wipe_product_scratch zeroes every byte a product wrote: fill the scratch with a marker, run
   // the three products, and after the wipe, every byte they changed must be zero.
   const Kernels<P>& k = this->avx2();
-  alignas(32) static unsigned char scratch[kProductScratchBytes];
+  alignas(64) static unsigned char scratch[kProductScratchBytes];
   std::fill(std::begin(scratch), std::end(scratch), 0xA5);
   Poly<P> r;
   k.poly_rq_mul_in(r, ops[1], ops[2], scratch);
