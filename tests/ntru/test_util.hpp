@@ -48,7 +48,7 @@ inline bool testing_avx512_kernels() {
 
 /// The implementation whose kernel table the SIMD tests compare with the portable one: avx512
 /// when asked for, else avx2 where the CPU has it, else portable (the comparison is then
-/// trivial). An avx512 run on a CPU without it skips (see simd_kernels_or_skip).
+/// trivial). The tests skip an avx512 run on a CPU without it, saying so.
 inline simd::Impl simd_under_test() {
   if (testing_avx512_kernels()) return simd::Impl::avx512;
   return cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable;

@@ -28,6 +28,7 @@
 #include "simd/dispatch.hpp"
 #if PQKEM_HAVE_AVX2
 #include "simd/ntru/ntru_avx2.hpp"
+#include "simd/ntru/ntru_avx512.hpp"
 #endif
 
 namespace pqkem::ntru {
@@ -600,17 +601,19 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
   }
 }
 
-/// The AVX2 sort against the portable one for every length 0 .. 1025 (both AVX2 networks, the
-/// transposed one on all 2^t wires and the padded one on a multiple of 64, and their boundary
-/// lengths), with random keys; the lengths that sample_fixed_type sorts (n - 1 for every parameter
+/// The SIMD sort (test::simd_under_test: AVX2, 8 lanes, or AVX-512, 16 lanes, in the avx512.*
+/// runs) against the portable one for every length 0 .. 1025 (every size of network, from the
+/// smallest, 64 or 256 wires, and their boundary lengths), with random keys; the lengths that sample_fixed_type sorts (n - 1 for every parameter
 /// set) and the boundaries also with structured inputs: all equal, ascending, descending,
 /// organ pipe, INT32_MIN/INT32_MAX only, extremes mixed with small values, and the keys
 /// sample_fixed_type builds (30 random bits, a 2-bit label).
 TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
+  if (test::testing_avx512_kernels() && !simd::impl_usable(simd::Impl::avx512))
+    GTEST_SKIP() << "AVX-512 kernels not usable here: " << simd::impl_unusable_reason(simd::Impl::avx512);
   const Kernels<NtruHps2048509>& ref = kernels_ref<NtruHps2048509>();
-  const Kernels<NtruHps2048509>& avx2 = kernels<NtruHps2048509>(cpu_has_avx2_kernels() ? simd::Impl::avx2 : simd::Impl::portable);
+  const Kernels<NtruHps2048509>& avx2 = kernels<NtruHps2048509>(test::simd_under_test());
   if (cpu_has_avx2_kernels()) {
-    ASSERT_EQ(avx2.impl, simd::Impl::avx2);
+    ASSERT_NE(avx2.impl, simd::Impl::portable);
   }
   std::mt19937_64 rng(8650);
   auto check = [&](std::vector<std::int32_t> x, const char* what) {
@@ -626,7 +629,7 @@ TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
     for (auto& v : x) v = static_cast<std::int32_t>(rng());
     check(x, "random");
   }
-  std::vector<std::size_t> lengths = {2, 7, 8, 9, 63, 64, 65, 127, 128, 129, 383, 384, 385, 447, 448, 449, 511, 512, 513,
+  std::vector<std::size_t> lengths = {2, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255, 256, 257, 383, 384, 385, 447, 448, 449, 511, 512, 513,
                                       767, 768, 769, 1000, 1023, 1024};
   for (std::size_t n : {NtruHps2048509::n, NtruHps2048677::n, NtruHps4096821::n, NtruHrss701::n}) lengths.push_back(n - 1);
   for (std::size_t len : lengths) {
@@ -653,10 +656,29 @@ TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
 }
 
 #if PQKEM_HAVE_AVX2
+/// The raw SIMD kernels under test: simd::avx2's, or simd::avx512's in the avx512.* runs (the
+/// test skips, saying why, where those cannot run).
+struct RawKernels {
+  void (*sort_int32)(std::int32_t*, std::size_t) noexcept;
+  void (*sample_fixed_type)(std::uint16_t*, const std::uint8_t*, int, int) noexcept;
+};
+const RawKernels* raw_kernels_or_null() {
+  static constexpr RawKernels kAvx2{&simd::avx2::ntru_sort_int32_avx2, &simd::avx2::ntru_sample_fixed_type_avx2};
+  if (!test::testing_avx512_kernels()) return cpu_has_avx2_kernels() ? &kAvx2 : nullptr;
+#if PQKEM_HAVE_AVX512
+  static constexpr RawKernels kAvx512{&simd::avx512::ntru_sort_int32_avx2, &simd::avx512::ntru_sample_fixed_type_avx2};
+  if (simd::impl_usable(simd::Impl::avx512)) return &kAvx512;
+#endif
+  return nullptr;
+}
+#define PQKEM_RAW_KERNELS_OR_SKIP(k)                                                              \
+  const RawKernels* k = raw_kernels_or_null();                                                   \
+  if (k == nullptr) GTEST_SKIP() << (test::testing_avx512_kernels() ? "AVX-512 kernels not usable here" : "no AVX2")
+
 /// The raw kernel at the largest length, and on an unaligned array (the kernel table passes
 /// std::span data, which need not be 32-byte aligned).
 TEST(NtruAvx2Sort, RawKernelMaxLengthAndUnalignedArray) {
-  if (!cpu_has_avx2_kernels()) GTEST_SKIP() << "no AVX2";
+  PQKEM_RAW_KERNELS_OR_SKIP(raw);
   std::mt19937_64 rng(8651);
   for (std::size_t len : {std::size_t{508}, std::size_t{820}, simd::avx2::kNtruSortMaxLen}) {
     std::vector<std::int32_t> storage(len + 1);
@@ -664,7 +686,7 @@ TEST(NtruAvx2Sort, RawKernelMaxLengthAndUnalignedArray) {
     for (std::size_t i = 0; i < len; ++i) x[i] = static_cast<std::int32_t>(rng());
     std::vector<std::int32_t> want(x, x + len);
     std::sort(want.begin(), want.end());
-    simd::avx2::ntru_sort_int32_avx2(x, len);
+    raw->sort_int32(x, len);
     EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << "length " << len;
   }
 }
@@ -675,7 +697,7 @@ TEST(NtruAvx2Sort, RawKernelMaxLengthAndUnalignedArray) {
 TYPED_TEST(NtruAvx2Kernel, SampleFixedTypeAvx2MatchesPortable) {
   using P = TypeParam;
   if constexpr (P::hps) {
-    if (!cpu_has_avx2_kernels()) GTEST_SKIP() << "no AVX2";
+    PQKEM_RAW_KERNELS_OR_SKIP(raw);
     std::mt19937_64 rng(8660 + P::n);
     for (int idx = 0; idx < 40; ++idx) {
       const int it = idx;
@@ -684,7 +706,7 @@ TYPED_TEST(NtruAvx2Kernel, SampleFixedTypeAvx2MatchesPortable) {
       Poly<P> want, got;
       got.c.fill(0xABCD);
       this->ref().sample_fixed_type(want, u.data());
-      simd::avx2::ntru_sample_fixed_type_avx2(got.c.data(), u.data(), P::n, P::weight);
+      raw->sample_fixed_type(got.c.data(), u.data(), P::n, P::weight);
       EXPECT_POLY_EQ(got, want, "ntru_sample_fixed_type_avx2");
       int ones = 0, twos = 0;
       for (auto c : got.c) ones += c == 1, twos += c == 2;
