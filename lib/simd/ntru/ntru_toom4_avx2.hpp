@@ -44,10 +44,17 @@ using ntru_detail::wipe_vectors;
 // combination, interpolation) works on coefficient arrays in memory and keeps 256-bit code.
 
 #ifndef PQKEM_NTRU_TBASE
+#ifdef PQKEM_NTRU_EVEX
+#define PQKEM_NTRU_TBASE 12
+#else
 #define PQKEM_NTRU_TBASE 8
 #endif
-/// Transposed Karatsuba stops at this many coefficients (measured, n = 509/701/821: 8 is 7%/5%/8%
-/// faster than 16; 10 and 12 are close to 8).
+#endif
+/// Transposed Karatsuba stops at this many coefficients. AVX2 (measured, n = 509/701/821): 8 is
+/// 7%/5%/8% faster than 16; 10 and 12 are close to 8. AVX-512: 12 stops L = 48 (n = 677, 701) at
+/// a 12-coefficient schoolbook instead of one more level down to 6, which made their products
+/// 2-6% and key generation 2-4% faster (bench --kernels, two copies of each build, interleaved);
+/// for L = 32 and 56 (n = 509, 821) 8 and 12 give the same recursion.
 constexpr int kTBase = PQKEM_NTRU_TBASE;
 
 #ifdef PQKEM_NTRU_EVEX
