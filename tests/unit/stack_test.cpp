@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include "pqkem.hpp"
