@@ -31,8 +31,9 @@ std::optional<Format> parse_format(const std::string& value) {
 std::string format_help(FormatUse use) {
   if (use == FormatUse::keys)
     return "Output format: bin (raw bytes, the default), hex (lower-case, one line, trailing newline), or for "
-           "ML-KEM pem / der (SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, OpenSSL-compatible). Inputs are "
-           "always auto-detected (PEM, DER, hex or raw).";
+           "ML-KEM and X-Wing pem / der (SubjectPublicKeyInfo and PKCS#8: RFC 9935, OpenSSL-compatible; "
+           "draft-connolly-cfrg-xwing-kem); NTRU and X25519MLKEM768 have none. Inputs are always auto-detected "
+           "(PEM, DER, hex or raw).";
   return "Output format: bin (raw bytes, the default) or hex (lower-case, one line, trailing newline); "
          "ciphertexts and shared secrets have no pem/der form. Inputs are always auto-detected (PEM, DER, hex or "
          "raw).";
@@ -87,8 +88,9 @@ void CommandBuilder::format(std::optional<Format>& target, FormatUse use) {
 void CommandBuilder::sk_form(std::string& target) {
   m_target.cmd
       .add_option("--sk-form", target,
-                  "Private key form (RFC 9935): seed (the 64-byte d || z; the default for pem/der), expanded (the "
-                  "FIPS 203 decapsulation key; the default for bin/hex) or both (pem/der only)")
+                  "Private key form of ML-KEM (RFC 9935): seed (the 64-byte d || z; the default for pem/der), "
+                  "expanded (the FIPS 203 decapsulation key; the default for bin/hex) or both (pem/der only). "
+                  "X-Wing and X25519MLKEM768 keys are always their seed (32, 96 bytes): only seed is accepted")
       ->option_text("seed|expanded|both")
       ->check(CLI::IsMember({"seed", "expanded", "both"}));
 }

@@ -21,17 +21,17 @@ void run_convert(const ConvertOptions& opts) {
     const std::size_t n = in.bytes.size();
     bool pk = false;
     bool sk = false;
-    std::optional<Scheme> ct_of;
+    std::string ct_of;  // "X-Wing or X25519MLKEM768": the schemes with ciphertexts of this size
     for (const auto& info : all_schemes()) {
       if (algorithm && info.scheme != *algorithm) continue;
       pk = pk || n == info.pk_bytes;
       sk = sk || n == info.sk_bytes || seed_size(info.scheme) == n;
-      if (n == info.ct_bytes) ct_of = info.scheme;
+      if (n == info.ct_bytes) ct_of += (ct_of.empty() ? "" : " or ") + std::string(info.name);
     }
     if (!pk && !sk) {
-      const std::string what = ct_of ? fmt::format("; that is the size of a {} ciphertext, and convert re-encodes keys",
-                                                   scheme_info(*ct_of).name)
-                                     : std::string();
+      const std::string what =
+          ct_of.empty() ? std::string()
+                        : fmt::format("; that is the ciphertext size of {}, and convert re-encodes keys", ct_of);
       throw_failure(fmt::format("input has {} bytes ({}): not the size of any public key, secret key or seed{}{}", n,
                                 how_read(in.from_hex),
                                 algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string(), what),
@@ -57,7 +57,9 @@ void run_convert(const ConvertOptions& opts) {
 }
 
 void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
-  cmd.algorithm(opts.algorithm, "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
+  cmd.algorithm(opts.algorithm,
+                "Algorithm; needed only for a raw seed, or a raw X-Wing or X25519MLKEM768 public key (they share "
+                "their size). If given, the key must fit it");
   cmd.path("--in", opts.in_path, "Key to read: PEM, DER, hex or raw; public or secret (- for stdin)");
   cmd.path("--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)");
   cmd.format(opts.format, FormatUse::keys, Need::required);
@@ -67,7 +69,9 @@ void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
   cmd.footer(
       "Whether the input is a public or a secret key comes from its PEM label, its DER structure\n"
       "or its length. Secret keys are checked in full first. A secret key keeps its seed when it\n"
-      "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n\n"
+      "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n"
+      "X-Wing and X25519MLKEM768 secret keys are always their seed, in every format; only X-Wing\n"
+      "has a pem/der form (draft-connolly-cfrg-xwing-kem).\n\n"
       "Examples:\n"
       "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
       "  pqkem convert --in alice.sk --out alice.pem --format pem       # expanded form: no seed known\n"
@@ -75,7 +79,10 @@ void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
       "  pqkem keygen -a ML-KEM-768 --pk bob.pub.pem --sk bob.pem --format pem   # seed form\n"
       "  pqkem convert --in bob.pem --out bob.der --format der --sk-form both\n"
       "  pqkem convert --in bob.pem --out bob.seed.hex --format hex --sk-form seed\n"
-      "  pqkem convert --in bob.pub.pem --out - --format hex\n");
+      "  pqkem convert --in bob.pub.pem --out - --format hex\n"
+      "  pqkem keygen -a X-Wing --pk carol.pk --sk carol.sk                   # the 32-byte seed\n"
+      "  pqkem convert -a X-Wing --in carol.sk --out carol.pem --format pem\n"
+      "  pqkem convert -a X-Wing --in carol.pk --out carol.pub.pem --format pem\n");
 }
 
 }  // namespace pqkem::cli

@@ -49,10 +49,11 @@ void run_decaps(const DecapsOptions& opts) {
 void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
-                "length), required for a raw seed. If given, the inputs must fit it");
+                "length), required for a raw seed (every X-Wing and X25519MLKEM768 raw key). If given, the "
+                "inputs must fit it");
   cmd.path("--sk", opts.sk_path,
-           "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed as "
-           "hex or raw (- for stdin)");
+           "Secret key to read: PEM or DER (PKCS#8: ML-KEM in any RFC 9935 form, X-Wing), or an expanded key "
+           "(not for X-Wing and X25519MLKEM768, whose key is the seed) or private seed as hex or raw (- for stdin)");
   cmd.path("--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)");
   cmd.path("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
   cmd.format(opts.format, FormatUse::data);
@@ -63,7 +64,9 @@ void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
   cmd.engine(opts.engine);
   cmd.footer(
       "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
-      "ciphertext is not an error: implicit rejection yields an unrelated shared secret.\n\n"
+      "ciphertext is not an error: implicit rejection yields an unrelated shared secret (for the\n"
+      "hybrids, through their ML-KEM-768 part). X25519MLKEM768 refuses a ciphertext whose X25519\n"
+      "part has small order (exit 1); X-Wing does not check it, as its draft says.\n\n"
       "Examples:\n"
       "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
       "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
@@ -71,7 +74,10 @@ void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
       "  cmp sender.ss receiver.ss\n"
       "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
       "  pqkem encaps --pk bob.pk --ct bob.ct --ss bob.ss\n"
-      "  pqkem decaps -a ML-KEM-768 --sk bob.seed.hex --ct bob.ct --ss - --format hex   # a seed needs -a\n");
+      "  pqkem decaps -a ML-KEM-768 --sk bob.seed.hex --ct bob.ct --ss - --format hex   # a seed needs -a\n"
+      "  pqkem keygen -a X-Wing --pk carol.pub.pem --sk carol.pem --format pem\n"
+      "  pqkem encaps --pk carol.pub.pem --ct carol.ct --ss carol-sender.ss\n"
+      "  pqkem decaps --sk carol.pem --ct carol.ct --ss carol.ss && cmp carol-sender.ss carol.ss\n");
 }
 
 }  // namespace pqkem::cli

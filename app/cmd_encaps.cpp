@@ -46,12 +46,15 @@ void run_encaps(const EncapsOptions& opts) {
 
 void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
-                "Algorithm; optional, inferred from the public key's length. If given, the key must fit it");
+                "Algorithm; optional, inferred from the public key's OID or length, except for a raw X-Wing or "
+                "X25519MLKEM768 key (both 1216 bytes). If given, the key must fit it");
   cmd.path("--pk", opts.pk_path, "Public key to read: PEM, DER, hex or raw (- for stdin)");
   cmd.path("--ct", opts.ct_path, "Where to write the ciphertext (- for stdout)");
   cmd.path("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
   cmd.format(opts.format, FormatUse::data);
-  cmd.coins(opts.coins, "ML-KEM: m, 32 bytes; see 'pqkem list' for every algorithm");
+  cmd.coins(opts.coins,
+            "ML-KEM: m, 32 bytes; X-Wing and X25519MLKEM768: m || X25519 ephemeral private key, 64 bytes (X-Wing's "
+            "eseed); see 'pqkem list' for every algorithm");
   cmd.flag("--force", opts.force, "Replace output files that already exist");
   cmd.flag("--json", opts.json,
            "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
@@ -59,12 +62,16 @@ void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts) {
   cmd.rng(opts.rng, "the encapsulation's random bytes (without --coins)");
   cmd.engine(opts.engine);
   cmd.footer(
-      "The public key is checked first (ML-KEM: the FIPS 203 modulus check). The ciphertext and\n"
-      "the shared secret are both written, or neither.\n\n"
+      "The public key is checked first (ML-KEM, and the ML-KEM-768 part of a hybrid: the FIPS 203\n"
+      "modulus check). X25519MLKEM768 refuses a key whose X25519 part has small order (the X25519\n"
+      "secret would be all zero; exit 1); X-Wing does not check it, as its draft says. The\n"
+      "ciphertext and the shared secret are both written, or neither.\n\n"
       "Examples:\n"
       "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
       "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
-      "  cat alice.pk | pqkem encaps --pk - --ct msg2.ct --ss - --format hex\n");
+      "  cat alice.pk | pqkem encaps --pk - --ct msg2.ct --ss - --format hex\n"
+      "  pqkem keygen -a X-Wing --pk bob.pk --sk bob.sk\n"
+      "  pqkem encaps -a X-Wing --pk bob.pk --ct bob.ct --ss bob.ss     # a raw hybrid key needs -a\n");
 }
 
 }  // namespace pqkem::cli

@@ -1,5 +1,6 @@
 // pqkem info: what a key, seed or ciphertext file is. Never prints secret material: for a
 // secret key only its form, sizes and the fingerprint of its public key.
+#include <algorithm>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -60,10 +61,25 @@ struct Report {
   }
 };
 
-std::string encoding_text(const KeyInput& in, Kind kind) {
+/// "PKCS#8 (RFC 5958, RFC 9935)"; "SubjectPublicKeyInfo (RFC 5280, draft-connolly-cfrg-xwing-kem)".
+std::string encoding_text(const KeyInput& in, Kind kind, Scheme s) {
   if (!in.der) return "raw";
-  return kind == Kind::secret_key ? "PKCS#8 (RFC 5958, RFC 9935)" : "SubjectPublicKeyInfo (RFC 5280, RFC 9935)";
+  const std::string standard(keyfile::oid_standard(s).value_or("?"));
+  return kind == Kind::secret_key ? "PKCS#8 (RFC 5958, " + standard + ")"
+                                  : "SubjectPublicKeyInfo (RFC 5280, " + standard + ")";
 }
+
+/// What a hybrid is made of (hybrid/hybrid.hpp): both put the ML-KEM-768 part first in keys
+/// and ciphertexts; they differ in the shared secret.
+struct HybridParts {
+  Scheme scheme;
+  const char* shared_secret;
+};
+constexpr HybridParts kHybridParts[] = {
+    {Scheme::XWing, "32 bytes, SHA3-256 of both secrets, ct_X, pk_X and the X-Wing label"},
+    {Scheme::X25519MlKem768, "64 bytes, ML-KEM-768's secret || X25519's (no combiner)"},
+};
+constexpr const char* kHybridComponents[] = {"ML-KEM-768", "X25519"};
 
 void add_algorithm(Report& r, Scheme s) {
   const auto& info = scheme_info(s);
@@ -73,6 +89,22 @@ void add_algorithm(Report& r, Scheme s) {
   } else {
     r.add_null("OID", "oid", "none (no standard OID)");
   }
+  for (const auto& h : kHybridParts) {
+    if (h.scheme != s) continue;
+    JsonValue parts = JsonValue::array();
+    for (const char* c : kHybridComponents) parts.push(JsonValue::string(c));
+    r.fields.push_back({"components", "components", "ML-KEM-768, X25519 (ML-KEM part first in keys and ciphertexts)", std::move(parts)});
+    r.add_string("shared secret", "shared_secret", h.shared_secret);
+  }
+}
+
+/// The schemes (within `algorithm`, if given) for which `size_of` gives `n`.
+template <class SizeOf>
+std::vector<Scheme> fitting(std::size_t n, std::optional<Scheme> algorithm, SizeOf size_of) {
+  std::vector<Scheme> out;
+  for (const auto& info : all_schemes())
+    if ((!algorithm || info.scheme == *algorithm) && size_of(info) == n) out.push_back(info.scheme);
+  return out;
 }
 
 void add_fingerprint(Report& r, ByteView pk, const std::string& text_key) {
@@ -86,7 +118,6 @@ void run_info(const InfoOptions& opts) {
   const auto algorithm = parse_algorithm(opts.algorithm);
   const std::vector<PathArg> inputs{{opts.path, "PATH"}};
   check_paths(inputs, {}, Format::bin, false, opts.json);
-  const auto in_scope = [&](const SchemeInfo& info) { return !algorithm || info.scheme == *algorithm; };
   KeyInput in = load_key_input(opts.path);
   const std::string file = in.file;
   const Format format = in.format;
@@ -95,27 +126,28 @@ void run_info(const InfoOptions& opts) {
 
   Report r;
   r.add_string("file", "file", file);
-  const auto common = [&](Kind kind, const KeyInput& src) {
+  const auto common = [&](Kind kind, const KeyInput& src, Scheme s) {
     r.add_string("kind", "kind", kind_text(kind));
     r.fields.back().json = JsonValue::string(kind_json(kind));
     r.add_string("format", "format", format_name(format));
-    r.add_string("encoding", "encoding", encoding_text(src, kind));
+    r.add_string("encoding", "encoding", encoding_text(src, kind, s));
     r.fields.back().json = JsonValue::string(!src.der ? "raw" : kind == Kind::secret_key ? "pkcs8" : "spki");
     r.add_number("file bytes", "file_bytes", file_bytes);
   };
   const auto describe_secret = [&](SecretKeyInput sk, const KeyInput& src) {
     const auto& key = sk.key;
     add_algorithm(r, key.scheme);
-    common(Kind::secret_key, src);
+    common(Kind::secret_key, src, key.scheme);
     r.add_string("private key form", "private_key_form", std::string(keyfile::form_name(key.form)));
     if (!key.seed.empty()) r.add_number("seed bytes", "seed_bytes", key.seed.size());
-    r.add_number("expanded secret key bytes", "secret_key_bytes", key.dk.size());
+    // A hybrid's expanded key is pqkem's in-memory form, never a file: not worth a line.
+    if (!secret_key_is_seed(key.scheme)) r.add_number("expanded secret key bytes", "secret_key_bytes", key.dk.size());
     r.add_number("public key bytes", "public_key_bytes", key.pk.size());
     add_fingerprint(r, key.pk, "public key SHA-256");
   };
   const auto describe_public = [&](const PublicKeyInput& pk, const KeyInput& src) {
     add_algorithm(r, pk.scheme);
-    common(Kind::public_key, src);
+    common(Kind::public_key, src, pk.scheme);
     r.add_number("public key bytes", "public_key_bytes", pk.pk.size());
     add_fingerprint(r, pk.pk, "public key SHA-256");
   };
@@ -129,37 +161,50 @@ void run_info(const InfoOptions& opts) {
     }
   } else {
     const std::size_t n = in.bytes.size();
-    std::optional<Scheme> sk_of, pk_of, ct_of;
-    bool seed = false;
-    for (const auto& info : all_schemes()) {
-      if (!in_scope(info)) continue;
-      if (n == info.sk_bytes) sk_of = info.scheme;
-      if (n == info.pk_bytes) pk_of = info.scheme;
-      if (n == info.ct_bytes) ct_of = info.scheme;
-      if (seed_size(info.scheme) == n) seed = true;
-    }
+    // Every scheme each size fits; a size that fits two (the hybrids' public keys and
+    // ciphertexts) needs -a. A hybrid's expanded key size is refused by secret_key_from_input.
+    const auto sks = fitting(n, algorithm, [](const SchemeInfo& i) { return i.sk_bytes; });
+    const auto pks = fitting(n, algorithm, [](const SchemeInfo& i) { return i.pk_bytes; });
+    const auto cts = fitting(n, algorithm, [](const SchemeInfo& i) { return i.ct_bytes; });
+    const auto seeds =
+        fitting(n, algorithm, [](const SchemeInfo& i) { return seed_size(i.scheme).value_or(std::size_t{0}); });
+    require_unambiguous_size("public key", n, from_hex, pks, file);
+    require_unambiguous_size("ciphertext", n, from_hex, cts, file);
     const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0, {}};
-    if (sk_of || (seed && algorithm)) {
+    if (!sks.empty() || (!seeds.empty() && algorithm)) {
       describe_secret(secret_key_from_input(std::move(in), algorithm, true), shape);
-    } else if (seed) {
+    } else if (!seeds.empty()) {
+      // Not a secret key of any scheme until -a names one: every scheme with seeds of this size
+      // is listed (32 bytes, X-Wing's, is also the size of most shared secrets).
       r.add_null("algorithm", "algorithm", "unknown: a seed does not reveal its parameter set (give -a)");
-      common(Kind::seed, shape);
+      common(Kind::seed, shape, seeds.front());
       r.add_number("seed bytes", "seed_bytes", n);
-    } else if (pk_of && ct_of && *pk_of == *ct_of) {
+      JsonValue names = JsonValue::array();
+      std::string text;
+      for (const auto s : seeds) {
+        names.push(JsonValue::string(scheme_info(s).name));
+        text += (text.empty() ? "" : ", ") + std::string(scheme_info(s).name);
+      }
+      r.fields.push_back({"seed of", "seed_of", text, std::move(names)});
+      // 32 and 64 bytes are also shared secret sizes: the bytes alone cannot tell.
+      const bool ss_size = std::any_of(all_schemes().begin(), all_schemes().end(),
+                                       [&](const SchemeInfo& i) { return i.ss_bytes == n; });
+      if (ss_size) r.add_string("also the size of", "also_size_of", "a shared secret");
+    } else if (!pks.empty() && !cts.empty() && pks.front() == cts.front()) {
       // ML-KEM-1024 (1568) and every NTRU set: public key and ciphertext have the same size.
       // An ML-KEM ciphertext as ek fails the modulus check with overwhelming probability, so
       // ML-KEM can tell; NTRU cannot.
-      const Scheme s = *pk_of;
+      const Scheme s = pks.front();
       bool valid_pk = true;
       try {
         check_public_key(s, in.bytes);
       } catch (const pqkem::Error&) {
         valid_pk = false;
       }
-      const bool mlkem = keyfile::has_key_files(s);
+      const bool mlkem = scheme_info(s).family == "ML-KEM";
       const Kind kind = !valid_pk ? Kind::ciphertext : mlkem ? Kind::public_key : Kind::public_key_or_ciphertext;
       add_algorithm(r, s);
-      common(kind, shape);
+      common(kind, shape, s);
       if (kind == Kind::ciphertext) {
         r.add_number("ciphertext bytes", "ciphertext_bytes", n);
       } else {
@@ -167,11 +212,11 @@ void run_info(const InfoOptions& opts) {
         add_fingerprint(r, in.bytes,
                         kind == Kind::public_key ? "public key SHA-256" : "public key SHA-256 (if a public key)");
       }
-    } else if (pk_of) {
+    } else if (!pks.empty()) {
       describe_public(public_key_from_input(std::move(in), algorithm), shape);
-    } else if (ct_of) {
-      add_algorithm(r, *ct_of);
-      common(Kind::ciphertext, shape);
+    } else if (!cts.empty()) {
+      add_algorithm(r, cts.front());
+      common(Kind::ciphertext, shape, cts.front());
       r.add_number("ciphertext bytes", "ciphertext_bytes", n);
     } else {
       throw_failure(fmt::format("{} bytes ({}) is not the size of any key, seed or ciphertext{}", n, how_read(from_hex),
@@ -185,21 +230,28 @@ void run_info(const InfoOptions& opts) {
 void declare_info(CommandBuilder& cmd, InfoOptions& opts) {
   cmd.path("path", opts.path, "File to describe (- for stdin)");
   cmd.algorithm(opts.algorithm,
-                "Algorithm; names the parameter set of a raw 64-byte seed, and restricts raw inputs to it");
+                "Algorithm; names the algorithm of a raw seed (ML-KEM 64 bytes, X-Wing 32, X25519MLKEM768 96) "
+                "and of a raw X-Wing or X25519MLKEM768 public key or ciphertext (they share their sizes), and "
+                "restricts raw inputs to it");
   cmd.flag("--json", opts.json, "Print one JSON object instead of text");
   cmd.footer(
       "Shows the algorithm, the kind (public key, secret key, seed, ciphertext), the file format\n"
       "(bin, hex, pem, der), the private key form, the sizes and the SHA-256 of the public key's\n"
       "raw bytes (the same for every encoding of one key). Keys are checked as when they are used\n"
       "(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.\n"
-      "A raw NTRU public key and ciphertext have the same size and cannot be told apart.\n\n"
+      "A raw NTRU public key and ciphertext have the same size and cannot be told apart. A raw seed\n"
+      "without -a is described as a seed with the algorithms it may belong to. For X-Wing and\n"
+      "X25519MLKEM768 the components (ML-KEM-768, X25519) and the shared secret are shown; a raw\n"
+      "public key or ciphertext of theirs needs -a (exit 2 without): both have the same sizes.\n\n"
       "Examples:\n"
       "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
       "  pqkem info alice.pem\n"
       "  pqkem encaps --pk alice.pub.pem --ct msg.ct --ss sender.ss\n"
       "  pqkem info --json msg.ct\n"
       "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
-      "  pqkem info -a ML-KEM-768 bob.seed.hex\n");
+      "  pqkem info -a ML-KEM-768 bob.seed.hex\n"
+      "  pqkem keygen -a X-Wing --pk carol.pub.pem --sk carol.pem --format pem\n"
+      "  pqkem info carol.pem\n");
 }
 
 }  // namespace pqkem::cli

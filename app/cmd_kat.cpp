@@ -6,9 +6,30 @@
 
 namespace pqkem::cli {
 
+namespace {
+
+/// Exit 2 for a scheme NIST's procedure does not cover: the hybrids are not NIST PQC
+/// submissions. The message says where their reference vectors are instead.
+void require_nist_kat(Scheme s) {
+  const auto& info = scheme_info(s);
+  if (info.family != "hybrid") return;
+  const std::string name(info.name);
+  const std::string instead =
+      s == Scheme::XWing
+          ? "its reference vectors are the test vectors of draft-connolly-cfrg-xwing-kem (seed, eseed, pk, ct, ss), "
+            "which 'pqkem keygen -a X-Wing --coins SEED' and 'pqkem encaps -a X-Wing --coins ESEED' reproduce"
+          : "check it through its components' vectors (ML-KEM-768: NIST ACVP; X25519: RFC 7748) with 'pqkem keygen "
+            "-a " + name + " --coins' and 'pqkem encaps -a " + name + " --coins'";
+  throw_usage(name + " has no NIST known-answer-test procedure (" + std::string(info.standard) +
+              " is not a NIST PQC submission, which PQCgenKAT_kem is for); " + instead);
+}
+
+}  // namespace
+
 void run_kat(const KatOptions& opts) {
   apply_engine_options(opts.engine);
   const Scheme s = require_algorithm(opts.algorithm);
+  require_nist_kat(s);
   use_openssl();  // the KAT DRBG's AES
   // declare_kat keeps --count within 1..kKatMaxCount. Each record goes to stdout as soon as it is
   // computed, so memory use does not grow with the count.
@@ -16,7 +37,10 @@ void run_kat(const KatOptions& opts) {
 }
 
 void declare_kat(CommandBuilder& cmd, KatOptions& opts) {
-  cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (see 'pqkem list')", Need::required);
+  cmd.algorithm(opts.algorithm,
+                "Algorithm, e.g. ML-KEM-768 (see 'pqkem list'); ML-KEM and NTRU only: X-Wing and X25519MLKEM768 "
+                "have no NIST KAT procedure",
+                Need::required);
   // Without fmt, which costs this small file several seconds to compile (see main.cpp).
   const std::string max = std::to_string(kKatMaxCount);
   const std::string nist = " (NIST's files have " + std::to_string(kKatNistCount) + ")";
@@ -26,7 +50,9 @@ void declare_kat(CommandBuilder& cmd, KatOptions& opts) {
   cmd.engine(opts.engine);
   cmd.footer(
       "The output is byte for byte what NIST's PQCgenKAT_kem writes: '# <name>', a blank line, then\n"
-      "per record count, seed, pk, sk, ct and ss in upper-case hex, and a blank line.\n\n"
+      "per record count, seed, pk, sk, ct and ss in upper-case hex, and a blank line. The hybrids\n"
+      "X-Wing and X25519MLKEM768 are not NIST submissions and have no such procedure (exit 2): X-Wing's\n"
+      "reference vectors are its draft's, which keygen --coins and encaps --coins reproduce.\n\n"
       "Examples:\n"
       "  pqkem kat -a ML-KEM-768 > PQCkemKAT_2400.rsp\n"
       "  pqkem kat -a ML-KEM-512 --count 1\n");

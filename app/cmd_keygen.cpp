@@ -12,7 +12,7 @@ void run_keygen(const KeygenOptions& opts) {
   const Scheme s = require_algorithm(opts.algorithm);
   const auto& info = scheme_info(s);
   require_key_format(s, opts.format);
-  const bool seeded = seed_size(s).has_value();  // ML-KEM: the keygen coins are the private seed
+  const bool seeded = seed_size(s).has_value();  // ML-KEM, hybrids: the keygen coins are the private seed
   const auto form = resolve_sk_form(opts.sk_form, opts.format, s, seeded, {});
   const CoinsArg coins(opts.coins);
 
@@ -47,7 +47,8 @@ void run_keygen(const KeygenOptions& opts) {
     j.add_string("secret_key_form", keyfile::form_name(form))
         .add("files", json_files(pending, {"public_key", "secret_key"}))
         .add_number("public_key_bytes", key.pk.size())
-        .add_number("secret_key_bytes", info.sk_bytes)
+        // The expanded key's size, except for the hybrids, whose secret key is the seed.
+        .add_number("secret_key_bytes", secret_key_is_seed(s) ? info.seed_bytes : info.sk_bytes)
         .add_string("public_key_sha256", sha256_hex(key.pk));
     add_json_report(pending, j);
   }
@@ -60,7 +61,9 @@ void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts) {
   cmd.path("--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)");
   cmd.format(opts.format, FormatUse::keys);
   cmd.sk_form(opts.sk_form);
-  cmd.coins(opts.coins, "ML-KEM: d || z, 64 bytes; see 'pqkem list' for every algorithm");
+  cmd.coins(opts.coins,
+            "ML-KEM: d || z, 64 bytes; X-Wing: its 32-byte seed; X25519MLKEM768: d || z || X25519 private key, "
+            "96 bytes; see 'pqkem list' for every algorithm");
   cmd.flag("--force", opts.force, "Replace output files that already exist");
   cmd.flag("--json", opts.json,
            "Print one JSON object describing what was written (algorithm, files, sizes, public key "
@@ -70,13 +73,18 @@ void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts) {
   cmd.footer(
       "Both files are written, or neither. With --format bin or hex the secret key is the\n"
       "standard's expanded form (ML-KEM: the FIPS 203 decapsulation key dk; --sk-form seed writes\n"
-      "the 64-byte seed d || z instead). With --format pem or der (ML-KEM only) the keys are\n"
-      "SubjectPublicKeyInfo and PKCS#8 as in RFC 9935, as OpenSSL 3.5 writes them; the private\n"
-      "key holds the seed unless --sk-form says otherwise.\n\n"
+      "the 64-byte seed d || z instead). With --format pem or der the keys are SubjectPublicKeyInfo\n"
+      "and PKCS#8: for ML-KEM as in RFC 9935, as OpenSSL 3.5 writes them, the private key holding\n"
+      "the seed unless --sk-form says otherwise; for X-Wing as in draft-connolly-cfrg-xwing-kem.\n"
+      "X-Wing and X25519MLKEM768 secret keys are always their seed (32 and 96 bytes), in every\n"
+      "format: pqkem's expanded form of them is never written (--sk-form expanded or both: exit 2).\n"
+      "NTRU and X25519MLKEM768 have no standard OID, so no pem or der form.\n\n"
       "Examples:\n"
       "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
       "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
-      "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n");
+      "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n"
+      "  pqkem keygen -a X-Wing --pk bob.pub.pem --sk bob.pem --format pem\n"
+      "  pqkem keygen -a X25519MLKEM768 --pk carol.pk --sk carol.seed          # the 96-byte seed\n");
 }
 
 }  // namespace pqkem::cli

@@ -26,10 +26,12 @@ void run_pubkey(const PubkeyOptions& opts) {
 }
 
 void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts) {
-  cmd.algorithm(opts.algorithm, "Algorithm; needed only for a raw 64-byte seed. If given, the key must fit it");
+  cmd.algorithm(opts.algorithm,
+                "Algorithm; needed only for a raw seed (ML-KEM 64 bytes, X-Wing 32, X25519MLKEM768 96). If given, "
+                "the key must fit it");
   cmd.path("--sk", opts.sk_path,
-           "Secret key to read: PEM or DER (PKCS#8, any RFC 9935 form), or an expanded key or private seed "
-           "as hex or raw (- for stdin)");
+           "Secret key to read: PEM or DER (PKCS#8: ML-KEM in any RFC 9935 form, X-Wing), or an expanded key "
+           "(not for X-Wing and X25519MLKEM768, whose key is the seed) or private seed as hex or raw (- for stdin)");
   cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
   cmd.format(opts.format, FormatUse::keys);
   cmd.flag("--force", opts.force, "Replace an output file that already exists");
@@ -42,6 +44,8 @@ void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts) {
       "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
       "  pqkem pubkey --sk alice.pem --pk again.pub.pem && cmp alice.pub.pem again.pub.pem\n"
       "  pqkem pubkey --sk alice.pem --pk - --format hex\n"
+      "  pqkem keygen -a X25519MLKEM768 --pk bob.pk --sk bob.seed\n"
+      "  pqkem pubkey -a X25519MLKEM768 --sk bob.seed --pk bob2.pk && cmp bob.pk bob2.pk\n"
       "\n"
       "  # needs: openssl-3.5\n"
       "  openssl genpkey -algorithm ML-KEM-768 -out k.pem && pqkem pubkey --sk k.pem --pk k.pub.pem\n");

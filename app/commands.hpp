@@ -279,18 +279,27 @@ std::string secret_key_context(Scheme s);
 const char* how_read(bool from_hex) noexcept;
 
 /// The private seed size of `s` if its keys can be given as a seed that keygen_derand
-/// expands (ML-KEM: 64, d || z); nullopt otherwise (NTRU).
+/// expands (ML-KEM: 64, d || z; X-Wing 32, X25519MLKEM768 96); nullopt otherwise (NTRU).
 std::optional<std::size_t> seed_size(Scheme s) noexcept;
+/// True if the standard secret key of `s` is its seed and pqkem's expanded form (sk_bytes) is
+/// in memory only: the hybrids (hybrid/hybrid.hpp). Their key files always hold the seed; an
+/// expanded key is neither written nor read, and --sk-form expanded or both is a usage error.
+bool secret_key_is_seed(Scheme s) noexcept;
+/// Exit 2 if raw input of `n` bytes fits the `what` ("public key", "ciphertext") of more than
+/// one scheme (`fits`; the hybrids share their public key and ciphertext sizes): -a must say.
+void require_unambiguous_size(const char* what, std::size_t n, bool from_hex, const std::vector<Scheme>& fits,
+                              const std::string& file);
 
 /// A ciphertext of scheme `s` read from `path`.
 Bytes read_ciphertext(const std::string& path, Scheme s);
 
-/// Exit 2 if `format` is pem or der and `s` has no standard OID (NTRU).
+/// Exit 2 if `format` is pem or der and `s` has no standard OID (NTRU, X25519MLKEM768).
 void require_key_format(Scheme s, Format format);
 /// The private-key form to write for `--sk-form` (`given`, may be empty) and `format`:
-/// default seed for pem/der when the seed is known (else expanded), expanded for bin/hex.
-/// Exit 2 for both with bin/hex, or seed/both for a scheme without a seed; exit 1 (naming
-/// `file`) for seed/both when only the expanded key is known.
+/// default seed for pem/der when the seed is known (else expanded), expanded for bin/hex; the
+/// hybrids always seed (secret_key_is_seed). Exit 2 for both with bin/hex, seed/both for a
+/// scheme without a seed, or expanded/both for a hybrid; exit 1 (naming `file`) for seed/both
+/// when only the expanded key is known.
 keyfile::PrivateKeyForm resolve_sk_form(const std::string& given, Format format, Scheme s, bool seed_known,
                                         const std::string& file);
 /// A public key encoded as `format` (pem/der: SubjectPublicKeyInfo).

@@ -1,6 +1,7 @@
 // Reading keys and ciphertexts (raw, hex, PEM, DER) with the checks and messages every command
 // shares, and encoding keys for output. Nothing here names an algorithm: sizes and names come
-// from pqkem::all_schemes(), so new schemes work without a CLI change.
+// from pqkem::all_schemes() (and a hybrid is known by its family), so new schemes work without
+// a CLI change.
 #include <algorithm>
 #include <vector>
 
@@ -10,6 +11,10 @@
 
 namespace pqkem::cli {
 namespace {
+
+/// Why a hybrid's expanded key is never read from or written to a file (secret_key_is_seed).
+constexpr const char* kExpandedHybridKeyRule =
+    "the X-Wing draft: an expanded key MUST NOT be transmitted between implementations";
 
 /// The three kinds of key material an input can be, with their sizes per scheme.
 enum class Part { public_key, secret_key, ciphertext };
@@ -38,33 +43,56 @@ std::size_t size_of(const SchemeInfo& info, Part p) noexcept {
   return 0;
 }
 
-/// The scheme whose `p` has exactly `n` bytes, if exactly one does.
-std::optional<Scheme> scheme_of_size(Part p, std::size_t n) noexcept {
-  switch (p) {
-    case Part::public_key:
-      return scheme_from_pk_size(n);
-    case Part::secret_key:
-      return scheme_from_sk_size(n);
-    case Part::ciphertext:
-      return scheme_from_ct_size(n);
-  }
-  return std::nullopt;
+/// The schemes whose `p` has exactly `n` bytes: more than one for the hybrids' public keys and
+/// ciphertexts (1216 and 1120 bytes each).
+std::vector<Scheme> schemes_of_size(Part p, std::size_t n) {
+  std::vector<Scheme> out;
+  for (const auto& info : all_schemes())
+    if (size_of(info, p) == n) out.push_back(info.scheme);
+  return out;
 }
 
-/// "800, 1184 or 1568 bytes"
+/// "a, b or c" (`sep` "or") or "a, b and c".
+std::string join_words(const std::vector<std::string>& words, const char* last_sep) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += i + 1 == words.size() ? fmt::format(" {} ", last_sep) : ", ";
+    out += words[i];
+  }
+  return out;
+}
+
+/// "800, 1184 or 1568 bytes": the sizes a `p` read from a file may have (not a hybrid's
+/// in-memory expanded secret key).
 std::string list_sizes(Part p) {
   std::vector<std::size_t> sizes;
-  for (const auto& info : all_schemes()) sizes.push_back(size_of(info, p));
+  for (const auto& info : all_schemes())
+    if (p != Part::secret_key || !secret_key_is_seed(info.scheme)) sizes.push_back(size_of(info, p));
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  std::string out;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (i > 0) out += i + 1 == sizes.size() ? " or " : ", ";
-    out += std::to_string(sizes[i]);
-  }
-  return out + " bytes";
+  std::vector<std::string> words;
+  for (const auto n : sizes) words.push_back(std::to_string(n));
+  return join_words(words, "or") + " bytes";
 }
 
+/// "X-Wing" or "ML-KEM-512, ML-KEM-768 and ML-KEM-1024".
+std::string scheme_names(const std::vector<Scheme>& schemes, const char* last_sep) {
+  std::vector<std::string> names;
+  for (const auto s : schemes) names.emplace_back(scheme_info(s).name);
+  return join_words(names, last_sep);
+}
+
+/// Exit 2: raw input of `n` bytes that is the `what` of several schemes (the hybrids' public
+/// keys and ciphertexts); -a must say which.
+[[noreturn]] void ambiguous_size(const char* what, std::size_t n, bool from_hex, const std::vector<Scheme>& schemes,
+                                 const std::string& file) {
+  std::vector<std::string> options;
+  for (const auto s : schemes) options.push_back(fmt::format("-a {}", scheme_info(s).name));
+  throw_usage(fmt::format("{} has {} bytes ({}): {} {}s {} have that size, so it does not tell which; give {}", what,
+                          n, how_read(from_hex), scheme_names(schemes, "and"), what,
+                          schemes.size() == 2 ? "both" : "all", join_words(options, "or")),
+              file);
+}
 
 /// Exit 1: `d` (from `file`) has no acceptable length for `p`. `expected` is the scheme it
 /// had to fit, if known; `extra` describes other accepted forms (" or a 64-byte seed").
@@ -76,12 +104,14 @@ std::string list_sizes(Part p) {
   const std::string not_der = p == Part::ciphertext ? "" : "; nor is it a whole DER key structure";
   if (expected) {
     const auto& info = scheme_info(*expected);
-    const auto other = scheme_of_size(p, n);
-    if (other && *other != *expected)
-      throw_failure(
-          fmt::format("{} has {} bytes ({}), the size of a {} for {}; {} needs {} bytes{}", part_name(p), n,
-                      how_read(d.from_hex), part_name(p), scheme_info(*other).name, info.name, size_of(info, p), extra),
-          file);
+    std::vector<Scheme> others;
+    for (const auto s : schemes_of_size(p, n))
+      if (s != *expected && (p != Part::secret_key || !secret_key_is_seed(s))) others.push_back(s);
+    if (!others.empty())
+      throw_failure(fmt::format("{} has {} bytes ({}), the size of a {} for {}; {} needs {} bytes{}", part_name(p), n,
+                                how_read(d.from_hex), part_name(p), scheme_names(others, "or"), info.name,
+                                size_of(info, p), extra),
+                    file);
     throw_failure(fmt::format("{} has {} bytes ({}); {} needs {} bytes{}{}", part_name(p), n, how_read(d.from_hex),
                               info.name, size_of(info, p), extra, not_der),
                   file);
@@ -107,6 +137,13 @@ void check_algorithm(Scheme got, std::optional<Scheme> algorithm, const char* wh
 }  // namespace
 
 const char* how_read(bool from_hex) noexcept { return from_hex ? "read as hex" : "read as raw bytes"; }
+
+bool secret_key_is_seed(Scheme s) noexcept { return scheme_info(s).family == "hybrid"; }
+
+void require_unambiguous_size(const char* what, std::size_t n, bool from_hex, const std::vector<Scheme>& fits,
+                              const std::string& file) {
+  if (fits.size() > 1) ambiguous_size(what, n, from_hex, fits, file);
+}
 
 std::optional<std::size_t> seed_size(Scheme s) noexcept {
   const auto& info = scheme_info(s);
@@ -174,6 +211,9 @@ PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorith
     return algorithm ? n == scheme_info(*algorithm).pk_bytes : scheme_from_pk_size(n).has_value();
   };
   const Decoded decoded{std::move(in.bytes), in.from_hex};
+  if (!algorithm)
+    require_unambiguous_size("public key", decoded.bytes.size(), decoded.from_hex,
+                             schemes_of_size(Part::public_key, decoded.bytes.size()), file);
   if (!fits(decoded.bytes.size())) wrong_length(Part::public_key, decoded, algorithm, "", file);
   const Scheme s = algorithm ? *algorithm : *scheme_from_pk_size(decoded.bytes.size());
   Bytes pk(decoded.bytes.view().begin(), decoded.bytes.view().end());
@@ -204,6 +244,13 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
 
   if (is_key_size(n)) {
     const Scheme s = algorithm ? *algorithm : *scheme_from_sk_size(n);
+    // A hybrid's expanded key (hybrid/hybrid.hpp) is pqkem's in-memory form: files hold the seed.
+    if (secret_key_is_seed(s))
+      throw_failure(fmt::format("secret key has {} bytes ({}), the size of pqkem's in-memory expanded {} key, which "
+                                "key files never hold ({}); give the {}-byte seed, the {} secret key",
+                                n, how_read(decoded.from_hex), scheme_info(s).name, kExpandedHybridKeyRule,
+                                scheme_info(s).seed_bytes, scheme_info(s).name),
+                    file);
     if (full_check) {
       auto key = with_file_context(secret_key_context(s), file,
                                    [&] { return keyfile::private_key_from_expanded(s, decoded.bytes); });
@@ -220,15 +267,27 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
     return out;
   }
   if (is_seed_size(n)) {
-    if (!algorithm)
-      throw_usage(fmt::format("secret key is a {}-byte seed, which does not reveal its parameter set; give -a ALG", n),
+    if (!algorithm) {
+      std::vector<Scheme> seeded;
+      for (const auto& info : all_schemes())
+        if (seed_size(info.scheme) == n) seeded.push_back(info.scheme);
+      throw_usage(fmt::format("secret key is a {}-byte seed, which does not reveal its parameter set; give -a ALG "
+                              "({}-byte seeds: {})",
+                              n, n, scheme_names(seeded, "or")),
                   file);
+    }
     auto key = with_file_context("cannot expand the secret key seed", file,
                                  [&] { return keyfile::private_key_from_seed(*algorithm, decoded.bytes); });
     return {std::move(key), in.format, false};
   }
   std::string extra;
   if (algorithm) {
+    const auto& info = scheme_info(*algorithm);
+    if (secret_key_is_seed(*algorithm))
+      throw_failure(fmt::format("secret key has {} bytes ({}); {}'s secret key is its {}-byte seed; nor is it a whole "
+                                "DER key structure",
+                                n, how_read(decoded.from_hex), info.name, info.seed_bytes),
+                    file);
     if (const auto seed = seed_size(*algorithm)) extra = fmt::format(", or a {}-byte seed", *seed);
   } else {
     std::vector<std::size_t> seeds;
@@ -237,7 +296,9 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
     }
     std::sort(seeds.begin(), seeds.end());
     seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
-    for (const auto seed : seeds) extra += fmt::format(", or a {}-byte seed with -a", seed);
+    std::vector<std::string> words;
+    for (const auto seed : seeds) words.push_back(fmt::format("{}-byte", seed));
+    extra = fmt::format(", or a {} seed with -a", join_words(words, "or"));
   }
   wrong_length(Part::secret_key, decoded, algorithm, extra, file);
 }
@@ -263,29 +324,65 @@ std::pair<Scheme, SecretBytes> read_secret_key(const std::string& path, std::opt
 }
 
 void require_key_format(Scheme s, Format format) {
-  if ((format == Format::pem || format == Format::der) && !keyfile::has_key_files(s))
-    throw_usage(fmt::format("{} has no standard OID, so its keys have no PEM or DER form (RFC 9935 covers ML-KEM "
-                            "only); use --format bin or hex",
-                            scheme_info(s).name));
+  if ((format != Format::pem && format != Format::der) || keyfile::has_key_files(s)) return;
+  const auto& info = scheme_info(s);
+  std::string why;
+  if (secret_key_is_seed(s)) {
+    why = fmt::format("no standard encoding exists yet for {}: {} defines only its wire format", info.name,
+                      info.standard);
+  } else {
+    // "ML-KEM-512, ML-KEM-768, ML-KEM-1024 (RFC 9935) and X-Wing (draft-connolly-cfrg-xwing-kem)"
+    std::vector<std::string> groups;
+    std::vector<Scheme> group;
+    std::string_view standard;
+    const auto close_group = [&] {
+      if (!group.empty()) groups.push_back(fmt::format("{} ({})", scheme_names(group, "and"), standard));
+      group.clear();
+    };
+    for (const auto& other : all_schemes()) {
+      const auto other_standard = keyfile::oid_standard(other.scheme);
+      if (!other_standard) continue;
+      if (*other_standard != standard) close_group();
+      standard = *other_standard;
+      group.push_back(other.scheme);
+    }
+    close_group();
+    why = "standard OIDs exist only for " + join_words(groups, "and");
+  }
+  throw_usage(fmt::format("{} has no standard OID, so its keys have no PEM or DER form ({}); use --format bin or hex",
+                          info.name, why));
 }
 
 keyfile::PrivateKeyForm resolve_sk_form(const std::string& given, Format format, Scheme s, bool seed_known,
                                         const std::string& file) {
+  using Form = keyfile::PrivateKeyForm;
   const bool structured = format == Format::pem || format == Format::der;
-  if (given.empty())
-    return structured && seed_known ? keyfile::PrivateKeyForm::seed : keyfile::PrivateKeyForm::expanded;
-  const auto form = keyfile::parse_form(given);
-  if (!form) throw_usage(fmt::format("--sk-form must be seed, expanded or both, not '{}'", given));
-  if (*form == keyfile::PrivateKeyForm::both && !structured)
+  const auto& info = scheme_info(s);
+  Form form = Form::seed;
+  if (!given.empty()) {
+    const auto parsed = keyfile::parse_form(given);
+    if (!parsed) throw_usage(fmt::format("--sk-form must be seed, expanded or both, not '{}'", given));
+    form = *parsed;
+  }
+  if (secret_key_is_seed(s)) {
+    // The hybrids: the seed is the standard secret key, in every format.
+    if (form != Form::seed)
+      throw_usage(fmt::format("--sk-form {}: {} secret keys are written only as their {}-byte seed, the standard "
+                              "form; pqkem's expanded {} key exists in memory only ({})",
+                              given, info.name, info.seed_bytes, info.name, kExpandedHybridKeyRule));
+    return Form::seed;
+  }
+  if (given.empty()) return structured && seed_known ? Form::seed : Form::expanded;
+  if (form == Form::both && !structured)
     throw_usage("--sk-form both needs --format pem or der: a raw secret key file holds one form (seed or expanded)");
-  if (*form != keyfile::PrivateKeyForm::expanded && !seed_size(s))
-    throw_usage(fmt::format("--sk-form {}: {} keys have no private seed form", given, scheme_info(s).name));
-  if (*form != keyfile::PrivateKeyForm::expanded && !seed_known)
+  if (form != Form::expanded && !seed_size(s))
+    throw_usage(fmt::format("--sk-form {}: {} keys have no private seed form", given, info.name));
+  if (form != Form::expanded && !seed_known)
     throw_failure(fmt::format("--sk-form {} needs the private seed, which cannot be recovered from an expanded key; "
                               "use --sk-form expanded",
                               given),
                   file);
-  return *form;
+  return form;
 }
 
 SecretBytes encode_public_key(Scheme s, ByteView pk, Format format) {

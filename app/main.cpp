@@ -73,8 +73,8 @@ constexpr const Command* kCommands[] = {&kKeygen, &kEncaps, &kDecaps, &kPubkey, 
                                         &kConvert, &kList, &kKat, &kBench};
 
 constexpr Program kProgram{
-    .description = "pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST round 3) for files and "
-                   "shell scripts",
+    .description = "pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST round 3; the hybrids "
+                   "X-Wing and X25519MLKEM768, ML-KEM-768 with X25519) for files and shell scripts",
     .footer = "Exit codes: 0 success, 1 failure (unreadable or malformed input, invalid key, I/O error),\n"
               "2 usage error. Run 'pqkem <command> --help' for a command's options.\n\n"
               "Examples:\n"

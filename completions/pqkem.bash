@@ -6,7 +6,8 @@
 _pqkem_algorithms() {
   if [[ -z ${_pqkem_algorithm_cache-} ]]; then
     _pqkem_algorithm_cache=$("${1:-pqkem}" list 2>/dev/null | awk 'NR == 1 { next } /^\(/ || /^$/ { exit } { print $1 }')
-    [[ -n $_pqkem_algorithm_cache ]] || _pqkem_algorithm_cache="ML-KEM-512 ML-KEM-768 ML-KEM-1024 ntruhps2048509 ntruhps2048677 ntruhps4096821 ntruhrss701"
+    [[ -n $_pqkem_algorithm_cache ]] ||
+      _pqkem_algorithm_cache="ML-KEM-512 ML-KEM-768 ML-KEM-1024 ntruhps2048509 ntruhps2048677 ntruhps4096821 ntruhrss701 X-Wing X25519MLKEM768"
   fi
   printf '%s\n' "$_pqkem_algorithm_cache"  # newline- or space-separated; compgen -W splits both
 }

@@ -19,7 +19,7 @@ using In = std::span<const std::uint8_t, N>;
 template <std::size_t N>
 using Out = std::span<std::uint8_t, N>;
 
-/// K::pk_bytes, sk_bytes, ct_bytes: the encodings; keygen_coin_bytes and encaps_coin_bytes:
+/// K::pk_bytes, sk_bytes, ct_bytes, ss_bytes: the encodings; keygen_coin_bytes and encaps_coin_bytes:
 /// the random bytes each randomized operation draws; secret_prefix_bytes / secret_suffix_bytes:
 /// where the secret parts of sk lie (for constant-time poisoning; the middle is public).
 /// The entry points: keygen_derand, encaps_derand, decaps (returns false only when the secret
@@ -28,7 +28,7 @@ using Out = std::span<std::uint8_t, N>;
 template <class K>
 concept KemInstance = requires(In<K::keygen_coin_bytes> kc, In<K::encaps_coin_bytes> ec, In<K::pk_bytes> pk,
                                Out<K::pk_bytes> pk_out, In<K::sk_bytes> sk, Out<K::sk_bytes> sk_out,
-                               In<K::ct_bytes> ct, Out<K::ct_bytes> ct_out, Out<32> ss) {
+                               In<K::ct_bytes> ct, Out<K::ct_bytes> ct_out, Out<K::ss_bytes> ss) {
   { K::secret_prefix_bytes } -> std::convertible_to<std::size_t>;
   { K::secret_suffix_bytes } -> std::convertible_to<std::size_t>;
   { K::decaps_checks_sk } -> std::convertible_to<bool>;

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "ct.hpp"
+#include "hybrid/hybrid.hpp"
 #include "kem.hpp"
 #include "mlkem/backend.hpp"
 #include "mlkem/mlkem.hpp"
@@ -32,7 +33,16 @@ constexpr SchemeInfo ntru_info(Scheme s, std::string_view name) {
                     0, {P::sample_fg_bytes, P::prf_key_bytes}, {P::sample_rm_bytes, 0}};
 }
 
-constexpr std::array<SchemeInfo, 7> kSchemes = {
+// The hybrids: the seed is their standard secret key (and their keygen coins).
+template <class K>
+constexpr SchemeInfo hybrid_info(Scheme s, std::string_view name, std::string_view standard) {
+  return SchemeInfo{s, name, "hybrid", standard, K::pk_bytes, K::sk_bytes, K::ct_bytes, K::ss_bytes,
+                    K::seed_bytes, {K::keygen_coin_bytes, 0}, {K::encaps_coin_bytes, 0}};
+}
+using XWingSizes = hybrid::Kem<hybrid::XWing, mlkem::RefBackend>;
+using X25519MlKem768Sizes = hybrid::Kem<hybrid::X25519MlKem768, mlkem::RefBackend>;
+
+constexpr std::array<SchemeInfo, 9> kSchemes = {
     mlkem_info<mlkem::MlKem512>(Scheme::MlKem512, "ML-KEM-512"),
     mlkem_info<mlkem::MlKem768>(Scheme::MlKem768, "ML-KEM-768"),
     mlkem_info<mlkem::MlKem1024>(Scheme::MlKem1024, "ML-KEM-1024"),
@@ -40,16 +50,31 @@ constexpr std::array<SchemeInfo, 7> kSchemes = {
     ntru_info<ntru::NtruHps2048677>(Scheme::NtruHps2048677, "ntruhps2048677"),
     ntru_info<ntru::NtruHps4096821>(Scheme::NtruHps4096821, "ntruhps4096821"),
     ntru_info<ntru::NtruHrss701>(Scheme::NtruHrss701, "ntruhrss701"),
+    hybrid_info<XWingSizes>(Scheme::XWing, "X-Wing", "draft-connolly-cfrg-xwing-kem"),
+    hybrid_info<X25519MlKem768Sizes>(Scheme::X25519MlKem768, "X25519MLKEM768", "draft-ietf-tls-ecdhe-mlkem"),
+};
+
+/// Other names of a scheme (compared after normalize()).
+struct Alias {
+  std::string_view name;
+  Scheme scheme;
+};
+constexpr Alias kAliases[] = {
+    {"MLKEM768-X25519", Scheme::XWing},  // draft-irtf-cfrg-concrete-hybrid-kems
 };
 
 // scheme_from_*_size relies on every size being unique across all schemes (NTRU pk == ct
-// within one scheme is fine: the lookups are per kind).
+// within one scheme is fine: the lookups are per kind), with one exception: the two hybrids
+// share their pk and ct sizes (1216, 1120), so those sizes name neither (nullopt), and the
+// tool asks for -a. Secret keys and seeds stay unique.
 constexpr bool sizes_unique() {
   for (std::size_t i = 0; i < kSchemes.size(); ++i)
-    for (std::size_t j = i + 1; j < kSchemes.size(); ++j)
-      if (kSchemes[i].pk_bytes == kSchemes[j].pk_bytes || kSchemes[i].sk_bytes == kSchemes[j].sk_bytes ||
-          kSchemes[i].ct_bytes == kSchemes[j].ct_bytes)
+    for (std::size_t j = i + 1; j < kSchemes.size(); ++j) {
+      const bool hybrids = kSchemes[i].family == "hybrid" && kSchemes[j].family == "hybrid";
+      if (kSchemes[i].sk_bytes == kSchemes[j].sk_bytes) return false;
+      if (!hybrids && (kSchemes[i].pk_bytes == kSchemes[j].pk_bytes || kSchemes[i].ct_bytes == kSchemes[j].ct_bytes))
         return false;
+    }
   return true;
 }
 static_assert(sizes_unique());
@@ -107,6 +132,9 @@ decltype(auto) with_kem(Scheme s, F&& f) {
     case Scheme::NtruHps2048677: return run_on<ntru::Kem, ntru::NtruHps2048677>(impl, NtruBackends{}, f);
     case Scheme::NtruHps4096821: return run_on<ntru::Kem, ntru::NtruHps4096821>(impl, NtruBackends{}, f);
     case Scheme::NtruHrss701: return run_on<ntru::Kem, ntru::NtruHrss701>(impl, NtruBackends{}, f);
+    // The hybrids run ML-KEM-768 on the ML-KEM backends.
+    case Scheme::XWing: return run_on<hybrid::Kem, hybrid::XWing>(impl, MlKemBackends{}, f);
+    case Scheme::X25519MlKem768: return run_on<hybrid::Kem, hybrid::X25519MlKem768>(impl, MlKemBackends{}, f);
   }
   throw Error(Errc::bad_argument, "unknown scheme");
 }
@@ -153,6 +181,25 @@ template <class K>
   throw Error(Errc::invalid_decaps_key, std::string(info.name) + std::string(K::invalid_sk_why));
 }
 
+/// A hybrid's secret key may be given as its seed (the standard form): expanded here into
+/// `keep`, which then holds the key for the caller. Any other sk is returned as it is.
+template <class K>
+ByteView expand_if_seed(ByteView sk, SecretBytes& keep) {
+  if constexpr (requires { K::seed_bytes; }) {
+    if (sk.size() == K::seed_bytes) {
+      Bytes pk(K::pk_bytes);
+      keep = SecretBytes(K::sk_bytes);
+      ct::poison(sk.data(), sk.size());
+      K::keygen_derand(fixed<K::seed_bytes>(sk), Out<K::pk_bytes>(pk.data(), K::pk_bytes),
+                       Out<K::sk_bytes>(keep.data(), K::sk_bytes));
+      ct::declassify(sk.data(), sk.size());
+      ct::declassify(keep.data(), keep.size());
+      return keep.view();
+    }
+  }
+  return sk;
+}
+
 }  // namespace
 
 std::span<const SchemeInfo> all_schemes() noexcept { return kSchemes; }
@@ -168,6 +215,8 @@ std::optional<Scheme> parse_scheme(std::string_view name) noexcept {
     const std::string n = normalize(name);
     for (const SchemeInfo& i : kSchemes)
       if (n == normalize(i.name)) return i.scheme;
+    for (const Alias& a : kAliases)
+      if (n == normalize(a.name)) return a.scheme;
   } catch (...) {
   }
   return std::nullopt;
@@ -187,13 +236,18 @@ void check_public_key(Scheme s, ByteView pk) {
   const SchemeInfo& info = scheme_info(s);
   expect_length(pk, info.pk_bytes, "encapsulation key", info);
   with_kem(s, [&]<class K>() {
-    if (!K::check_pk(fixed<K::pk_bytes>(pk)))
-      throw Error(Errc::invalid_encaps_key, std::string(info.name) + std::string(K::invalid_pk_why));
+    if (!K::check_pk(fixed<K::pk_bytes>(pk))) {
+      std::string_view why = K::invalid_pk_why;
+      if constexpr (requires { K::invalid_pk_reason(fixed<K::pk_bytes>(pk)); })
+        why = K::invalid_pk_reason(fixed<K::pk_bytes>(pk));  // a hybrid: which half failed
+      throw Error(Errc::invalid_encaps_key, std::string(info.name) + std::string(why));
+    }
   });
 }
 
 void check_secret_key(Scheme s, ByteView sk) {
   const SchemeInfo& info = scheme_info(s);
+  if (info.seed_bytes != 0 && info.family == "hybrid" && sk.size() == info.seed_bytes) return;  // any seed is a key
   expect_length(sk, info.sk_bytes, "decapsulation key", info);
   with_kem(s, [&]<class K>() {
     if (!K::check_sk(fixed<K::sk_bytes>(sk))) throw_invalid_sk<K>(info);
@@ -226,10 +280,10 @@ Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins) {
   check_public_key(s, pk);
   return with_kem(s, [&]<class K>() {
     expect_length(coins, K::encaps_coin_bytes, K::encaps_coins_what.data(), info);
-    Encapsulation out{Bytes(K::ct_bytes), SecretBytes(32)};
+    Encapsulation out{Bytes(K::ct_bytes), SecretBytes(K::ss_bytes)};
     ct::poison(coins.data(), coins.size());
     K::encaps_derand(fixed<K::pk_bytes>(pk), fixed<K::encaps_coin_bytes>(coins),
-                     Out<K::ct_bytes>(out.ct.data(), K::ct_bytes), Out<32>(out.ss.data(), 32));
+                     Out<K::ct_bytes>(out.ct.data(), K::ct_bytes), Out<K::ss_bytes>(out.ss.data(), K::ss_bytes));
     ct::declassify(coins.data(), coins.size());
     ct::declassify(out.ct.data(), out.ct.size());
     ct::declassify(out.ss.data(), out.ss.size());
@@ -243,9 +297,11 @@ Encapsulation encaps(Scheme s, ByteView pk) {
   return encaps_derand(s, pk, coins);
 }
 
-SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
+SecretBytes decaps(Scheme s, ByteView sk_in, ByteView ct) {
   const SchemeInfo& info = scheme_info(s);
   return with_kem(s, [&]<class K>() {
+    SecretBytes expanded;
+    const ByteView sk = expand_if_seed<K>(sk_in, expanded);
     // A family whose decapsulation checks the key (ML-KEM: H(ek) beside J(z || c)) does so
     // when the ciphertext has the right length. Otherwise, check the key first, so the errors
     // come in the same order either way.
@@ -254,9 +310,10 @@ SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
     else
       check_secret_key(s, sk);
     expect_length(ct, K::ct_bytes, "ciphertext", info);
-    SecretBytes ss(32);
+    SecretBytes ss(K::ss_bytes);
     for_secret_parts<K>(sk, ct::poison);
-    const bool sk_ok = K::decaps(fixed<K::sk_bytes>(sk), fixed<K::ct_bytes>(ct), Out<32>(ss.data(), 32));
+    const bool sk_ok =
+        K::decaps(fixed<K::sk_bytes>(sk), fixed<K::ct_bytes>(ct), Out<K::ss_bytes>(ss.data(), K::ss_bytes));
     for_secret_parts<K>(sk, ct::declassify);
     ct::declassify(ss.data(), ss.size());
     if (!sk_ok) throw_invalid_sk<K>(info);  // ss is wiped by its destructor
@@ -264,9 +321,11 @@ SecretBytes decaps(Scheme s, ByteView sk, ByteView ct) {
   });
 }
 
-Bytes public_key_from_secret_key(Scheme s, ByteView sk) {
-  check_secret_key(s, sk);
+Bytes public_key_from_secret_key(Scheme s, ByteView sk_in) {
+  check_secret_key(s, sk_in);
   return with_kem(s, [&]<class K>() {
+    SecretBytes expanded;
+    const ByteView sk = expand_if_seed<K>(sk_in, expanded);
     Bytes pk(K::pk_bytes);
     for_secret_parts<K>(sk, ct::poison);
     K::pk_from_sk(fixed<K::sk_bytes>(sk), Out<K::pk_bytes>(pk.data(), K::pk_bytes));

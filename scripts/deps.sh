@@ -3,13 +3,13 @@
 # Sourced by demo.sh and test.sh. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# Building needs cmake, make, g++, libssl-dev, libcli11-dev, libfmt-dev and nlohmann-json3-dev
-# (JSON in and out); the rest is for the tests. valgrind: the constant-time tests (ctest label ct) run under memcheck and include
+# Building needs cmake, make, g++, pkg-config, libssl-dev, libsodium-dev (X25519 for the hybrid
+# KEMs), libcli11-dev, libfmt-dev and nlohmann-json3-dev (JSON in and out); the rest is for the tests. valgrind: the constant-time tests (ctest label ct) run under memcheck and include
 # valgrind/memcheck.h; pkg-config: the install test (label install) builds a consumer with it;
 # without either, configure still succeeds and one test (ct.valgrind, install.consumer) fails
 # naming the package. binutils (objdump, nm; pulled in by g++) checks the object code. strace:
 # the CLI tests count the fsync calls of a write (cli.outputs).
-PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev gzip valgrind binutils strace)
+PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libsodium-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev gzip valgrind binutils strace)
 # Only for the libFuzzer targets (scripts/fuzz.sh, scripts/test.sh --fuzz): clang with its
 # sanitizer and libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
 PQKEM_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): what one pqkem operation costs as a whole process, as a shell script
 # pays for it. For keygen, encaps and decaps with ML-KEM-768 (binary files), ML-KEM-768 (PEM
-# keys) and ntruhps2048509 (binary files) it prints a markdown table of
+# keys), ntruhps2048509 and X-Wing (binary files) it prints a markdown table of
 #   - the instructions of the whole process, by valgrind --tool=callgrind (one run a row), and
 #   - the median wall time of N runs, taken in bash with $EPOCHREALTIME around the command
 #     (fork, exec, loading, the work and the fsyncs; each run writes fresh names, no --force).
@@ -64,11 +64,11 @@ R_TOOL=() R_OP=() R_SET=() R_FMT=() R_KEY=()
 add_row() { R_TOOL+=("$1"); R_OP+=("$2"); R_SET+=("$3"); R_FMT+=("$4"); R_KEY+=("$5"); }
 
 # Inputs for encaps and decaps: one key pair and one ciphertext a (set, format).
-for spec in "ML-KEM-768 bin mlkem-bin" "ML-KEM-768 pem mlkem-pem" "ntruhps2048509 bin ntru-bin"; do
+for spec in "ML-KEM-768 bin mlkem-bin" "ML-KEM-768 pem mlkem-pem" "ntruhps2048509 bin ntru-bin" "X-Wing bin xwing-bin"; do
   read -r alg fmt key <<<"$spec"
   ext=""; [[ $fmt == pem ]] && ext=.pem
   "$PQKEM" keygen -a "$alg" --pk "$IN/$key.pk$ext" --sk "$IN/$key.sk$ext" --format "$fmt"
-  "$PQKEM" encaps --pk "$IN/$key.pk$ext" --ct "$IN/$key.ct" --ss "$IN/$key.ss"
+  "$PQKEM" encaps -a "$alg" --pk "$IN/$key.pk$ext" --ct "$IN/$key.ct" --ss "$IN/$key.ss"
   for op in keygen encaps decaps; do add_row pqkem "$op" "$alg" "$fmt" "$key"; done
 done
 
@@ -103,8 +103,8 @@ row_cmd() {
   case "${R_TOOL[$r]}:${R_OP[$r]}" in
     pqkem:keygen) CMD=("$PQKEM" keygen -a "${R_SET[$r]}" --pk "$t.pk$ext" --sk "$t.sk$ext")
                   [[ -z $ext ]] || CMD+=(--format pem) ;;
-    pqkem:encaps) CMD=("$PQKEM" encaps --pk "$k.pk$ext" --ct "$t.ct" --ss "$t.ss") ;;
-    pqkem:decaps) CMD=("$PQKEM" decaps --sk "$k.sk$ext" --ct "$k.ct" --ss "$t.ss") ;;
+    pqkem:encaps) CMD=("$PQKEM" encaps -a "${R_SET[$r]}" --pk "$k.pk$ext" --ct "$t.ct" --ss "$t.ss") ;;
+    pqkem:decaps) CMD=("$PQKEM" decaps -a "${R_SET[$r]}" --sk "$k.sk$ext" --ct "$k.ct" --ss "$t.ss") ;;
     floor:encaps) CMD=("$FLOOR" "$k.pk" "$t.ct" "$t.ss") ;;
     openssl:keygen) CMD=(openssl genpkey -algorithm ML-KEM-768 -out "$t.pem") ;;
     openssl:encaps) CMD=(openssl pkeyutl -encap -inkey "$k.pub.pem" -pubin -out "$t.ct"

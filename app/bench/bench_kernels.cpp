@@ -15,12 +15,6 @@
 namespace pqkem::bench {
 namespace {
 
-/// Keeps the optimizer from deleting a kernel whose result is unused.
-template <class T>
-void keep(T& value) noexcept {
-  __asm__ volatile("" : : "r"(&value) : "memory");
-}
-
 struct MlKemState {
   mlkem::Poly poly;
   mlkem::NttPoly a, b, acc;
@@ -263,14 +257,18 @@ std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<sim
 
 }  // namespace
 
-// NTRU kernels live beside the NTRU code's bench entry (bench_kernels_ntru.cpp).
+// NTRU kernels live beside the NTRU code's bench entry (bench_kernels_ntru.cpp), the hybrids'
+// in bench_kernels_hybrid.cpp.
 std::vector<Kernel> ntru_kernels(Scheme s, const std::vector<simd::Impl>& impls);
+std::vector<Kernel> hybrid_kernels(Scheme s, const std::vector<simd::Impl>& impls);
 
 std::vector<Kernel> kernels(Scheme s, const std::vector<simd::Impl>& impls) {
   switch (s) {
     case Scheme::MlKem512: return mlkem_kernels(shape_of<mlkem::MlKem512>(), impls);
     case Scheme::MlKem768: return mlkem_kernels(shape_of<mlkem::MlKem768>(), impls);
     case Scheme::MlKem1024: return mlkem_kernels(shape_of<mlkem::MlKem1024>(), impls);
+    case Scheme::XWing:
+    case Scheme::X25519MlKem768: return hybrid_kernels(s, impls);
     default: return ntru_kernels(s, impls);
   }
 }

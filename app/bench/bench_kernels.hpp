@@ -11,6 +11,12 @@
 
 namespace pqkem::bench {
 
+/// Keeps the optimizer from deleting a kernel whose result is unused.
+template <class T>
+void keep(T& value) noexcept {
+  __asm__ volatile("" : : "r"(&value) : "memory");
+}
+
 struct Kernel {
   std::string name;            ///< e.g. "NTT", "SampleNTT", "poly_Rq_mul"
   std::string impl;            ///< "portable", "avx2"

@@ -16,11 +16,6 @@
 namespace pqkem::bench {
 namespace {
 
-template <class T>
-void keep(T& value) noexcept {
-  __asm__ volatile("" : : "r"(&value) : "memory");
-}
-
 template <class P>
 struct NtruState {
   ntru::Poly<P> a, b, r, t;

@@ -1,5 +1,6 @@
 // pqkem public API: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST PQC round 3:
-// ntruhps2048509, ntruhps2048677, ntruhps4096821, ntruhrss701).
+// ntruhps2048509, ntruhps2048677, ntruhps4096821, ntruhrss701; the hybrids X-Wing and
+// X25519MLKEM768, ML-KEM-768 with X25519).
 //
 //   auto kp = pqkem::keygen(pqkem::Scheme::MlKem768);
 //   auto [ct, ss_sender] = pqkem::encaps(pqkem::Scheme::MlKem768, kp.pk);
@@ -32,19 +33,24 @@ enum class Scheme {
   NtruHps2048677,
   NtruHps4096821,
   NtruHrss701,
+  XWing,           ///< X-Wing (draft-connolly-cfrg-xwing-kem), alias MLKEM768-X25519
+  X25519MlKem768,  ///< the TLS 1.3 hybrid key share (draft-ietf-tls-ecdhe-mlkem)
 };
 
 /// Static facts about a scheme.
 struct SchemeInfo {
   Scheme scheme;
   std::string_view name;    ///< canonical name, e.g. "ML-KEM-768"
-  std::string_view family;  ///< "ML-KEM" or "NTRU"
+  std::string_view family;  ///< "ML-KEM", "NTRU" or "hybrid"
   std::string_view standard;  ///< e.g. "FIPS 203"
   std::size_t pk_bytes;     ///< encapsulation (public) key
   std::size_t sk_bytes;     ///< decapsulation (secret) key, expanded form
   std::size_t ct_bytes;     ///< ciphertext
-  std::size_t ss_bytes;     ///< shared secret
-  std::size_t seed_bytes;   ///< compact private seed (ML-KEM: d || z = 64), 0 if none
+  std::size_t ss_bytes;     ///< shared secret (32; X25519MLKEM768: 64)
+  /// Compact private seed, 0 if none: ML-KEM d || z (64); X-Wing its 32-byte decapsulation
+  /// key; X25519MLKEM768 d || z || X25519 private key (96). For the hybrids the seed is the
+  /// standard secret key, and the expanded form (sk_bytes) starts with it.
+  std::size_t seed_bytes;
   /// Random bytes keygen / encaps draw, as the sizes of the successive RNG calls; the KAT
   /// generator replays them call by call (NIST's DRBG output depends on the call sizes).
   /// ML-KEM keygen: {64}, one call for d || z (as the reference code does; the published
@@ -64,10 +70,13 @@ PQKEM_API const SchemeInfo& scheme_info(Scheme s) noexcept;
 
 /// Parses a scheme name, case-insensitively, ignoring '-' and '_':
 /// "ML-KEM-768", "mlkem768", "ml_kem_768", "Kyber768" is *not* accepted (Kyber != ML-KEM);
-/// "ntruhps2048509", "NTRU-HPS-2048-509", "ntru_hrss_701", "NTRU-HRSS-701".
+/// "ntruhps2048509", "NTRU-HPS-2048-509", "ntru_hrss_701", "NTRU-HRSS-701"; "X-Wing",
+/// "xwing", "MLKEM768-X25519" (X-Wing); "X25519MLKEM768" (not the same scheme: ML-KEM first,
+/// no combiner).
 PQKEM_API std::optional<Scheme> parse_scheme(std::string_view name) noexcept;
 
-/// The scheme whose key / ciphertext has this length, if exactly one does.
+/// The scheme whose key / ciphertext has this length, if exactly one does. (The two hybrids
+/// share their public key and ciphertext sizes: 1216 and 1120 bytes give nullopt.)
 PQKEM_API std::optional<Scheme> scheme_from_pk_size(std::size_t n) noexcept;
 PQKEM_API std::optional<Scheme> scheme_from_sk_size(std::size_t n) noexcept;
 PQKEM_API std::optional<Scheme> scheme_from_ct_size(std::size_t n) noexcept;
@@ -104,23 +113,33 @@ PQKEM_API std::optional<RandomSource> parse_random_source(std::string_view name)
 PQKEM_API KeyPair keygen(Scheme s);
 /// Deterministic key generation from exactly the bytes keygen would draw, concatenated
 /// (ML-KEM: d || z, 64 bytes; this is also the ML-KEM private seed; NTRU: sampling seed ||
-/// 32-byte PRF key). Errc::bad_length otherwise.
+/// 32-byte PRF key; X-Wing: the 32-byte seed, its decapsulation key; X25519MLKEM768: d || z ||
+/// X25519 private key, 96 bytes). Errc::bad_length otherwise. The returned sk is the expanded
+/// form; for the hybrids its first seed_bytes bytes are the seed.
 PQKEM_API KeyPair keygen_derand(Scheme s, ByteView coins);
 
 /// Randomized encapsulation. Checks the key first (length: bad_length; ML-KEM modulus check,
-/// NTRU nonzero unused bits in the last byte: invalid_encaps_key).
+/// also on a hybrid's ML-KEM half, NTRU nonzero unused bits in the last byte, an
+/// X25519MLKEM768 key whose X25519 part has small order: invalid_encaps_key).
 PQKEM_API Encapsulation encaps(Scheme s, ByteView pk);
-/// Deterministic encapsulation (ML-KEM: coins = m, 32 bytes; NTRU: the Sample_rm bytes).
-/// For testing only.
+/// Deterministic encapsulation (ML-KEM: coins = m, 32 bytes; NTRU: the Sample_rm bytes;
+/// the hybrids: m || X25519 ephemeral private key, 64 bytes, X-Wing's eseed). For testing only.
+/// X25519MLKEM768 rejects a public key whose X25519 part has small order (invalid_encaps_key:
+/// the X25519 secret would be all zero, RFC 8446 section 7.4.2); X-Wing does not check (its
+/// draft has no such check: ct_X and pk_X enter its combiner).
 PQKEM_API Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins);
 
 /// Decapsulation with implicit rejection: a well-formed but wrong ciphertext yields the
 /// pseudo-random rejection secret, not an error. Errors: bad_length (sk or ct),
 /// invalid_decaps_key (ML-KEM: stored H(ek) does not match; NTRU: a packed polynomial of the
-/// key is not a canonical encoding).
+/// key is not a canonical encoding; hybrids: the expanded key is not its seed's expansion),
+/// invalid_ciphertext (X25519MLKEM768 only: an X25519 share of small order). The hybrids
+/// also accept the seed (seed_bytes) as sk and expand it first, as the X-Wing draft's
+/// Decapsulate does; keeping the expanded key saves that work on every call.
 PQKEM_API SecretBytes decaps(Scheme s, ByteView sk, ByteView ct);
 
 /// Input validation on its own (the checks encaps / decaps perform). Throw on failure.
+/// check_secret_key and public_key_from_secret_key accept a hybrid's seed as well.
 PQKEM_API void check_public_key(Scheme s, ByteView pk);
 PQKEM_API void check_secret_key(Scheme s, ByteView sk);
 

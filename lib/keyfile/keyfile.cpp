@@ -16,19 +16,36 @@
 namespace pqkem::keyfile {
 namespace {
 
-/// RFC 9935 section 3: id-alg-ml-kem-512/768/1024 ::= { nistAlgorithm kems(4) 1/2/3 }
-/// = 2.16.840.1.101.3.4.4.{1,2,3}, as the contents of a DER OBJECT IDENTIFIER.
+/// What the PKCS#8 privateKey OCTET STRING of a scheme holds.
+enum class PrivateKeyLayout {
+  rfc9935_choice,  ///< RFC 9935's ML-KEM-PrivateKey CHOICE: seed [0], expandedKey or both
+  raw_seed,        ///< the seed itself, with no inner encoding (X-Wing)
+};
+
+/// The OID of each scheme that has key files, as the contents of a DER OBJECT IDENTIFIER.
 struct OidEntry {
   Scheme scheme;
-  std::array<std::uint8_t, 9> der;
+  std::array<std::uint8_t, 11> bytes;
+  std::size_t size;
   std::string_view text;
+  std::string_view standard;  ///< the document the messages cite for the encoding's rules
+  PrivateKeyLayout layout;
+  [[nodiscard]] ByteView der() const noexcept { return {bytes.data(), size}; }
 };
+constexpr std::string_view kRfc9935 = "RFC 9935";
+constexpr std::string_view kXWingDraft = "draft-connolly-cfrg-xwing-kem";
 constexpr OidEntry kOids[] = {
-    {Scheme::MlKem512, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x01}, "2.16.840.1.101.3.4.4.1"},
-    {Scheme::MlKem768, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x02}, "2.16.840.1.101.3.4.4.2"},
-    {Scheme::MlKem1024, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x03}, "2.16.840.1.101.3.4.4.3"},
+    // RFC 9935 section 3: id-alg-ml-kem-512/768/1024 ::= { nistAlgorithm kems(4) 1/2/3 }.
+    {Scheme::MlKem512, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x01}, 9, "2.16.840.1.101.3.4.4.1", kRfc9935,
+     PrivateKeyLayout::rfc9935_choice},
+    {Scheme::MlKem768, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x02}, 9, "2.16.840.1.101.3.4.4.2", kRfc9935,
+     PrivateKeyLayout::rfc9935_choice},
+    {Scheme::MlKem1024, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x03}, 9, "2.16.840.1.101.3.4.4.3", kRfc9935,
+     PrivateKeyLayout::rfc9935_choice},
+    // The X-Wing draft, section "Use in X.509 Public Key Infrastructure": id-XWing.
+    {Scheme::XWing, {0x2b, 0x06, 0x01, 0x04, 0x01, 0x83, 0xe6, 0x2d, 0x81, 0xc8, 0x7a}, 11, "1.3.6.1.4.1.62253.25722",
+     kXWingDraft, PrivateKeyLayout::raw_seed},
 };
-constexpr std::size_t kSeedBytes = 64;  // d || z
 
 /// Algorithms whose keys are likely to be given by mistake, by the contents of their OIDs, so
 /// that a message can say what a key is without printing the OID read from the input (a
@@ -67,42 +84,51 @@ const OidEntry& require_oid(Scheme s) {
 
 std::string name_of(Scheme s) { return std::string(scheme_info(s).name); }
 
+/// The private seed's size for `s` (64 for ML-KEM, 32 for X-Wing).
+std::size_t seed_bytes_of(Scheme s) noexcept { return scheme_info(s).seed_bytes; }
+
 bool equal_ct(ByteView a, ByteView b) noexcept {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
-/// Fails unless `field` of an `s` key has the size RFC 9935 gives it. The message states the
-/// rule, not the size found: the field may be part of a secret key misread as DER.
-void check_size(const der::Reader& r, Scheme s, ByteView field_bytes, std::size_t want, const char* field) {
+/// Fails unless `field` of a key of `oid`'s scheme has the size its standard gives it. The
+/// message states the rule, not the size found: the field may be part of a secret key misread
+/// as DER.
+void check_size(const der::Reader& r, const OidEntry& oid, ByteView field_bytes, std::size_t want, const char* field) {
   if (field_bytes.size() != want)
-    r.fail(name_of(s) + " " + field + " has the wrong length; RFC 9935 requires " + std::to_string(want) + " bytes");
+    r.fail(name_of(oid.scheme) + " " + field + " has the wrong length; " + std::string(oid.standard) + " requires " +
+           std::to_string(want) + " bytes");
 }
 
 /// AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }, which RFC 9935
-/// requires to be exactly { id-alg-ml-kem-* } with parameters absent. Any other OID is named
-/// only if it is one of kForeignOids.
-Scheme read_algorithm(der::Reader& outer, const std::string& what) {
+/// and the X-Wing draft require to be exactly { OID } with parameters absent. Any other OID is
+/// named only if it is one of kForeignOids.
+const OidEntry& read_algorithm(der::Reader& outer, const std::string& what) {
   der::Reader alg(outer.expect(der::kSequence, "AlgorithmIdentifier"), what);
   const ByteView oid = alg.expect(der::kOid, "algorithm OID");
   const OidEntry* found = nullptr;
   for (const auto& e : kOids)
-    if (equal_ct(oid, e.der)) found = &e;
+    if (equal_ct(oid, e.der())) found = &e;
   if (found == nullptr) {
     for (const auto& e : kForeignOids)
-      if (equal_ct(oid, e.view())) alg.fail("this is an " + std::string(e.name) + " key, not ML-KEM");
-    alg.fail("the algorithm OID is not ML-KEM's (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 for ML-KEM-512, -768, "
-             "-1024)");
+      if (equal_ct(oid, e.view())) alg.fail("this is an " + std::string(e.name) + " key, not ML-KEM or X-Wing");
+    alg.fail("the algorithm OID is not ML-KEM's or X-Wing's (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 for "
+             "ML-KEM-512, -768, -1024; draft-connolly-cfrg-xwing-kem: 1.3.6.1.4.1.62253.25722)");
   }
-  if (!alg.empty()) alg.fail("the AlgorithmIdentifier has parameters; RFC 9935 requires them to be absent");
-  return found->scheme;
+  if (!alg.empty())
+    alg.fail("the AlgorithmIdentifier has parameters; " + std::string(found->standard) +
+             " requires them to be absent");
+  return *found;
 }
 
-/// Writes AlgorithmIdentifier { oid } (13 bytes).
+/// Size of AlgorithmIdentifier { oid } (13 bytes for ML-KEM, 15 for X-Wing).
+std::size_t algorithm_bytes(const OidEntry& oid) noexcept { return der::tlv_size(der::tlv_size(oid.size)); }
+
+/// Writes AlgorithmIdentifier { oid }.
 void write_algorithm(der::Writer& w, const OidEntry& oid) {
-  w.header(der::kSequence, der::tlv_size(oid.der.size()));
-  w.tlv(der::kOid, oid.der);
+  w.header(der::kSequence, der::tlv_size(oid.size));
+  w.tlv(der::kOid, oid.der());
 }
-constexpr std::size_t kAlgorithmBytes = 2 + 2 + 9;
 
 // --- base64 (RFC 4648, standard alphabet, padded) -------------------------------------------
 
@@ -182,6 +208,17 @@ std::optional<std::string_view> oid_text(Scheme s) noexcept {
   return e->text;
 }
 
+std::optional<std::string_view> oid_standard(Scheme s) noexcept {
+  const OidEntry* e = find_oid(s);
+  if (e == nullptr) return std::nullopt;
+  return e->standard;
+}
+
+bool key_file_holds_seed_only(Scheme s) noexcept {
+  const OidEntry* e = find_oid(s);
+  return e != nullptr && e->layout == PrivateKeyLayout::raw_seed;
+}
+
 PrivateKey private_key_from_seed(Scheme s, ByteView seed) {
   auto kp = keygen_derand(s, seed);
   PrivateKey key;
@@ -194,10 +231,17 @@ PrivateKey private_key_from_seed(Scheme s, ByteView seed) {
 }
 
 PrivateKey private_key_from_expanded(Scheme s, ByteView dk) {
-  check_secret_key(s, dk);  // length; ML-KEM: H(ek) stored in dk matches ek
+  const auto& info = scheme_info(s);
+  // check_secret_key also takes a hybrid's seed: this function is for the expanded form only.
+  if (dk.size() != info.sk_bytes)
+    throw Error(Errc::bad_length, name_of(s) + " expanded decapsulation key has the wrong length (expected " +
+                                      std::to_string(info.sk_bytes) + " bytes)");
+  check_secret_key(s, dk);  // ML-KEM: H(ek) stored in dk matches ek; hybrids: dk is its seed's expansion
   PrivateKey key;
   key.scheme = s;
   key.form = PrivateKeyForm::expanded;
+  // A hybrid's expanded key starts with its seed (hybrid/hybrid.hpp), checked just above.
+  if (info.family == "hybrid") key.seed = SecretBytes(dk.first(info.seed_bytes));
   key.pk = public_key_from_secret_key(s, dk);
   try {
     check_public_key(s, key.pk);
@@ -220,7 +264,7 @@ Bytes encode_spki(Scheme s, ByteView pk) {
   const OidEntry& oid = require_oid(s);
   check_public_key(s, pk);
   const std::size_t bits = 1 + pk.size();
-  const std::size_t body = kAlgorithmBytes + der::tlv_size(bits);
+  const std::size_t body = algorithm_bytes(oid) + der::tlv_size(bits);
   Bytes out(der::tlv_size(body));
   der::Writer w(out);
   w.header(der::kSequence, body);
@@ -236,25 +280,32 @@ Bytes encode_spki(Scheme s, ByteView pk) {
 SecretBytes encode_pkcs8(const PrivateKey& key, PrivateKeyForm form) {
   const OidEntry& oid = require_oid(key.scheme);
   const std::size_t dk_bytes = scheme_info(key.scheme).sk_bytes;
+  const std::size_t seed_bytes = seed_bytes_of(key.scheme);
   if (key.dk.size() != dk_bytes) throw Error(Errc::bad_argument, "encode_pkcs8: expanded key has the wrong length");
-  if (form != PrivateKeyForm::expanded && key.seed.size() != kSeedBytes)
+  const bool raw_seed = oid.layout == PrivateKeyLayout::raw_seed;
+  if (raw_seed && form != PrivateKeyForm::seed)
+    throw Error(Errc::bad_argument, name_of(key.scheme) + " private keys hold only the seed (" +
+                                        std::string(oid.standard) + "), not the " + std::string(form_name(form)) +
+                                        " form");
+  if (form != PrivateKeyForm::expanded && key.seed.size() != seed_bytes)
     throw Error(Errc::bad_argument, std::string("the seed of this key is not known (it was given in expanded form), "
                                                 "so it cannot be written in ") +
                                         std::string(form_name(form)) + " form");
+  // The privateKey OCTET STRING's content: X-Wing's raw seed, or RFC 9935's CHOICE.
   std::size_t choice = 0;
   switch (form) {
     case PrivateKeyForm::seed:
-      choice = der::tlv_size(kSeedBytes);
+      choice = raw_seed ? seed_bytes : der::tlv_size(seed_bytes);
       break;
     case PrivateKeyForm::expanded:
       choice = der::tlv_size(dk_bytes);
       break;
     case PrivateKeyForm::both:
-      choice = der::tlv_size(der::tlv_size(kSeedBytes) + der::tlv_size(dk_bytes));
+      choice = der::tlv_size(der::tlv_size(seed_bytes) + der::tlv_size(dk_bytes));
       break;
   }
   const std::uint8_t version0[] = {0x00};
-  const std::size_t body = der::tlv_size(1) + kAlgorithmBytes + der::tlv_size(choice);
+  const std::size_t body = der::tlv_size(1) + algorithm_bytes(oid) + der::tlv_size(choice);
   SecretBytes out(der::tlv_size(body));
   der::Writer w(out.span());
   w.header(der::kSequence, body);
@@ -263,13 +314,17 @@ SecretBytes encode_pkcs8(const PrivateKey& key, PrivateKeyForm form) {
   w.header(der::kOctetString, choice);
   switch (form) {
     case PrivateKeyForm::seed:
-      w.tlv(der::kContext0Primitive, key.seed.view());
+      if (raw_seed) {
+        w.raw(key.seed.view());
+      } else {
+        w.tlv(der::kContext0Primitive, key.seed.view());
+      }
       break;
     case PrivateKeyForm::expanded:
       w.tlv(der::kOctetString, key.dk.view());
       break;
     case PrivateKeyForm::both:
-      w.header(der::kSequence, der::tlv_size(kSeedBytes) + der::tlv_size(dk_bytes));
+      w.header(der::kSequence, der::tlv_size(seed_bytes) + der::tlv_size(dk_bytes));
       w.tlv(der::kOctetString, key.seed.view());
       w.tlv(der::kOctetString, key.dk.view());
       break;
@@ -283,12 +338,13 @@ PublicKey decode_spki(ByteView input) {
   der::Reader top(input, what);
   der::Reader spki(top.expect(der::kSequence, "the outer element"), what);
   top.expect_end("the SubjectPublicKeyInfo");
-  const Scheme s = read_algorithm(spki, what);
+  const OidEntry& oid = read_algorithm(spki, what);
+  const Scheme s = oid.scheme;
   const ByteView bits = spki.expect(der::kBitString, "subjectPublicKey");
   spki.expect_end("the subjectPublicKey");
   if (bits.empty() || bits[0] != 0) spki.fail("the subjectPublicKey BIT STRING must have 0 unused bits");
   const ByteView pk = bits.subspan(1);
-  check_size(spki, s, pk, scheme_info(s).pk_bytes, "public key");
+  check_size(spki, oid, pk, scheme_info(s).pk_bytes, "public key");
   check_public_key(s, pk);
   return PublicKey{s, Bytes(pk.begin(), pk.end())};
 }
@@ -300,9 +356,20 @@ PrivateKey decode_pkcs8(ByteView input) {
   top.expect_end("the PKCS#8 structure");
   const ByteView version = p8.expect(der::kInteger, "version");
   if (version.size() != 1 || version[0] > 1) p8.fail("unsupported version (expected 0, or 1 with a public key)");
-  const Scheme s = read_algorithm(p8, what);
+  const OidEntry& oid = read_algorithm(p8, what);
+  const Scheme s = oid.scheme;
+  const std::string alg = name_of(s);
   const ByteView priv = p8.expect(der::kOctetString, "privateKey");
-  if (p8.peek_tag() == der::kContext0Constructed) p8.fail("attributes are not supported in ML-KEM private keys");
+  if (p8.peek_tag() == der::kContext0Constructed) p8.fail("attributes are not supported in " + alg + " private keys");
+  if (oid.layout == PrivateKeyLayout::raw_seed) {
+    // The X-Wing draft: version 0, publicKey absent, privateKey the raw seed.
+    if (p8.peek_tag() == der::kContext1Primitive)
+      p8.fail(alg + " private keys have no publicKey field (" + std::string(oid.standard) + ": it MUST be absent)");
+    p8.expect_end("the privateKey");
+    if (version[0] != 0) p8.fail("unsupported version (" + std::string(oid.standard) + " requires 0)");
+    check_size(p8, oid, priv, seed_bytes_of(s), "privateKey (the seed)");
+    return private_key_from_seed(s, priv);
+  }
   std::optional<ByteView> public_bits;
   if (p8.peek_tag() == der::kContext1Primitive) {
     if (version[0] != 1) p8.fail("a publicKey field needs version 1");
@@ -311,7 +378,7 @@ PrivateKey decode_pkcs8(ByteView input) {
   p8.expect_end("the privateKey");
 
   const auto& info = scheme_info(s);
-  const std::string alg = name_of(s);
+  const std::size_t seed_bytes = seed_bytes_of(s);
 
   // RFC 9935 section 6: the CHOICE is decided by the tag alone.
   der::Reader choice(priv, what);
@@ -324,18 +391,18 @@ PrivateKey decode_pkcs8(ByteView input) {
 
   PrivateKey key;
   if (tag == der::kContext0Primitive) {
-    check_size(choice, s, tlv.content, kSeedBytes, "seed");
+    check_size(choice, oid, tlv.content, seed_bytes, "seed");
     key = private_key_from_seed(s, tlv.content);
   } else if (tag == der::kOctetString) {
-    check_size(choice, s, tlv.content, info.sk_bytes, "expandedKey");
+    check_size(choice, oid, tlv.content, info.sk_bytes, "expandedKey");
     key = private_key_from_expanded(s, tlv.content);
   } else {
     der::Reader both(tlv.content, what + " (both)");
     const ByteView seed = both.expect(der::kOctetString, "seed");
     const ByteView dk = both.expect(der::kOctetString, "expandedKey");
     both.expect_end("the expandedKey");
-    check_size(both, s, seed, kSeedBytes, "seed");
-    check_size(both, s, dk, info.sk_bytes, "expandedKey");
+    check_size(both, oid, seed, seed_bytes, "seed");
+    check_size(both, oid, dk, info.sk_bytes, "expandedKey");
     key = private_key_from_seed(s, seed);
     if (!equal_ct(key.dk.view(), dk))
       throw Error(Errc::invalid_decaps_key, alg + " private key in 'both' form: the seed and the expanded key "
@@ -355,11 +422,14 @@ bool starts_like_der(ByteView bytes) noexcept { return bytes.size() >= 2 && byte
 std::optional<DerKind> der_kind_by_prefix(ByteView input) noexcept {
   // What follows the outer SEQUENCE's header in every RFC 9935 key file: the AlgorithmIdentifier
   // SEQUENCE { OID 2.16.840.1.101.3.4.4.x } (x, the parameter set, is not compared), preceded in
-  // PKCS#8 by the version INTEGER 0 or 1 (its value is not compared). -1 matches any byte.
+  // PKCS#8 by the version INTEGER 0 or 1 (its value is not compared); in an X-Wing key file the
+  // AlgorithmIdentifier { 1.3.6.1.4.1.62253.25722 } (its first 12 bytes). -1 matches any byte.
   constexpr int kAny = -1;
   constexpr int kAlgorithm[] = {der::kSequence, 0x0b, der::kOid, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04};
+  constexpr int kXWingAlgorithm[] = {der::kSequence, 0x0d, der::kOid, 0x0b, 0x2b, 0x06,
+                                     0x01,           0x04, 0x01,      0x83, 0xe6, 0x2d};
   constexpr int kVersion[] = {der::kInteger, 0x01, kAny};
-  static_assert(std::size(kAlgorithm) == 2 + 2 + 8);
+  static_assert(std::size(kAlgorithm) == 2 + 2 + 8 && std::size(kXWingAlgorithm) == std::size(kAlgorithm));
   // Equal bytes of `pattern` at `at` (out of range: unequal), best over the outer header sizes
   // DER allows for these files (2, 3 or 4 bytes: short form, 0x81 n, 0x82 n n).
   const auto best = [&](std::initializer_list<std::span<const int>> parts) {
@@ -378,8 +448,8 @@ std::optional<DerKind> der_kind_by_prefix(ByteView input) noexcept {
     }
     return most;
   };
-  const int spki = best({kAlgorithm});
-  const int pkcs8 = best({kVersion, kAlgorithm});
+  const int spki = std::max(best({kAlgorithm}), best({kXWingAlgorithm}));
+  const int pkcs8 = std::max(best({kVersion, kAlgorithm}), best({kVersion, kXWingAlgorithm}));
   // 9 of the 12 compared bytes: a few damaged bytes still leave the file recognised, and
   // unrelated bytes (a raw key, a truncated hex key) match with a chance below 2^-60.
   constexpr int kEnough = 9;
@@ -392,7 +462,7 @@ std::optional<DerKind> der_kind(ByteView input) noexcept {
     der::Reader top(input, "DER");
     const der::Tlv outer = top.next();
     if (outer.tag != der::kSequence || !top.empty()) return std::nullopt;
-    // An ML-KEM key file damaged in its first element (a PKCS#8 whose version tag became a
+    // An ML-KEM or X-Wing key file damaged in its first element (a PKCS#8 whose version tag became a
     // SEQUENCE's) is still named by what its AlgorithmIdentifier's position says it is.
     if (const auto by_prefix = der_kind_by_prefix(input)) return by_prefix;
     der::Reader inner(outer.content, "DER");

@@ -17,6 +17,7 @@ struct Kem {
   static constexpr std::size_t pk_bytes = P::ek_bytes;
   static constexpr std::size_t sk_bytes = P::dk_bytes;
   static constexpr std::size_t ct_bytes = P::ct_bytes;
+  static constexpr std::size_t ss_bytes = 32;
   static constexpr std::size_t keygen_coin_bytes = 64;  ///< d || z
   static constexpr std::size_t encaps_coin_bytes = 32;  ///< m
   /// dk = dk_pke || ek || H(ek) || z: dk_pke and z are secret, ek and H(ek) public (SampleNTT's

@@ -27,6 +27,7 @@ struct Kem {
   static constexpr std::size_t pk_bytes = P::pk_bytes;
   static constexpr std::size_t sk_bytes = P::sk_bytes;
   static constexpr std::size_t ct_bytes = P::ct_bytes;
+  static constexpr std::size_t ss_bytes = 32;
   static constexpr std::size_t keygen_coin_bytes = P::sample_fg_bytes + P::prf_key_bytes;  ///< seed || PRF key
   static constexpr std::size_t encaps_coin_bytes = P::sample_rm_bytes;
   /// The whole sk is secret.

@@ -81,7 +81,28 @@ TEST(Bench, OperationsJsonHasEveryAlgorithmAndOperation) {
   for (const auto& info : pqkem::all_schemes())
     for (const char* op : {"keypair", "encaps", "decaps"})
       expected.insert(std::string(info.name) + " " + op + " (" + impl + ")");
+  // With a hybrid among them, X25519 alone, for comparison.
+  for (const char* op : {"keypair", "encaps", "decaps"}) expected.insert(std::string("X25519 ") + op + " (libsodium)");
   EXPECT_EQ(names, expected);
+}
+
+// A hybrid's rows come with X25519's (what it adds to ML-KEM-768), and its kernels are the
+// parts it adds: the X25519 calls and, for X-Wing, the SHA-3 expansion and combiner.
+TEST(Bench, HybridsComeWithX25519RowsAndKernels) {
+  const Outcome r = run("bench -a X25519MLKEM768 --impl portable --iterations 10 --rounds 2 --json");
+  ASSERT_EQ(r.exit_code, 0);
+  const std::set<std::string> expected = {
+      "X25519MLKEM768 keypair (portable)", "X25519MLKEM768 encaps (portable)", "X25519MLKEM768 decaps (portable)",
+      "X25519 keypair (libsodium)",        "X25519 encaps (libsodium)",        "X25519 decaps (libsodium)"};
+  EXPECT_EQ(entries(r.out), expected);
+  EXPECT_EQ(entries(run("bench -a ML-KEM-768 --impl portable --iterations 10 --rounds 2 --json").out).count(
+                "X25519 keypair (libsodium)"),
+            0u);
+  const auto kernels = entries(run("bench --kernels -a X-Wing --impl portable --iterations 10 --rounds 2 --json").out);
+  const std::set<std::string> want_kernels = {
+      "X-Wing kernel X25519 base (libsodium) (portable)", "X-Wing kernel X25519 shared (libsodium) (portable)",
+      "X-Wing kernel SHAKE256 expand (96 B) (portable)", "X-Wing kernel SHA3-256 combiner (134 B) (portable)"};
+  EXPECT_EQ(kernels, want_kernels);
 }
 
 TEST(Bench, KernelsJsonNamesTheMlKemKernels) {

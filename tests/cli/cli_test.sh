@@ -9,90 +9,12 @@
 # Needs bash, coreutils, grep, sed, awk, find and (for the terminal test) script(1) from
 # bsdutils, all present on Debian 12, and strace (scripts/deps.sh) to count fsync calls. No
 # python3, no jq.
-set -u
-umask 022
-export LC_ALL=C
-
 PQ=${1:?usage: cli_test.sh PQKEM_BINARY VECTORS_DIR GROUP}
 VEC=${2:?missing VECTORS_DIR}
 GROUP=${3:-all}
 
-[[ -x $PQ ]] || { echo "FATAL: pqkem binary '$PQ' is not executable" >&2; exit 1; }
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/pqkem-cli-test.XXXXXX") || exit 1
-trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
-
-FAILED=0
-CHECKS=0
-OUT=$T/.stdout
-ERR=$T/.stderr
-
-fail() {
-  echo "FAIL: $*" >&2
-  FAILED=$((FAILED + 1))
-}
-
-ok() { CHECKS=$((CHECKS + 1)); }
-
-# check COND_DESC CMD...: a boolean assertion.
-check() {
-  local desc=$1
-  shift
-  if "$@"; then ok; else fail "$desc"; fi
-}
-
-# run CODE MSG CMD...: runs CMD (stdin inherited), expects exit CODE. On failure, stderr must be
-# exactly one line "pqkem: ..." containing MSG (if MSG is non-empty). On success, stderr must
-# be empty. Stdout is kept in $OUT, or goes to $RUN_STDOUT if set.
-run() {
-  local want=$1 msg=$2
-  shift 2
-  "$@" >"${RUN_STDOUT:-$OUT}" 2>"$ERR"
-  local rc=$?
-  if [[ $rc -ne $want ]]; then
-    fail "exit $rc, expected $want: $* -- stderr: $(head -c 400 "$ERR")"
-    return 1
-  fi
-  if [[ $want -eq 0 ]]; then
-    if [[ -s $ERR ]]; then fail "unexpected stderr from: $* -- $(head -c 400 "$ERR")"; return 1; fi
-  else
-    local lines
-    lines=$(wc -l <"$ERR")
-    if [[ $lines -ne 1 ]] || ! grep -q '^pqkem: ' "$ERR"; then
-      fail "stderr is not one 'pqkem: ' line: $* -- $(head -c 400 "$ERR")"
-      return 1
-    fi
-    if [[ -n $msg ]] && ! grep -qF -- "$msg" "$ERR"; then
-      fail "stderr lacks '$msg': $* -- $(cat "$ERR")"
-      return 1
-    fi
-  fi
-  ok
-  return 0
-}
-
-# traced STRACE_ARGS... CMD...: CMD under strace -f -qq. LeakSanitizer cannot run in a traced
-# process (it aborts), so a sanitizer build checks for leaks everywhere but here.
-traced() { ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq "$@"; }
-
-# snapshot DIR: names, sizes, modes and contents of everything in DIR (including dot files, so
-# a stray temporary file shows up).
-snapshot() {
-  (cd "$1" && find . -mindepth 1 -printf '%p %y %s %m\n' | sort && find . -type f -exec sha256sum {} + 2>/dev/null | sort)
-}
-
-# unchanged DIR BEFORE DESC: DIR's snapshot still equals BEFORE.
-unchanged() {
-  local now
-  now=$(snapshot "$1")
-  if [[ $now == "$2" ]]; then ok; else fail "directory changed after failed command ($3):"$'\n'"$(diff <(echo "$2") <(echo "$now"))"; fi
-}
-
-# to_hex FILE: lower-case hex of FILE's bytes, one line, no newline.
-to_hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
-lower() { tr 'A-F' 'a-f'; }
-mode_of() { stat -c %a "$1"; }
-size_of() { stat -c %s "$1"; }
+# shellcheck source=cli_lib.sh
+source "${BASH_SOURCE[0]%/*}/cli_lib.sh"
 
 # Sizes from FIPS 203 (independent of the binary under test).
 declare -A PK=([ML-KEM-512]=800 [ML-KEM-768]=1184 [ML-KEM-1024]=1568)
@@ -895,9 +817,16 @@ group_keyfile() {
   check "info --json: one object" bash -c "head -c1 '$OUT' | grep -q '{' && tail -n1 '$OUT' | grep -qx '}'"
   run 0 "" "$PQ" info --json k.pk.hex && check "info: hex public key" grep -q '"format": "hex"' "$OUT"
   run 0 "" "$PQ" encaps --pk k.pk.hex --ct k.ct --ss k.ss
-  # 32 bytes, the size of a shared secret, of fixed content (for "info" below): a random k.ss
-  # starts with 0x30 (a DER SEQUENCE tag) once in 256 runs and is then read as a malformed key file.
+  # Files of fixed content (a random one starts with 0x30, a DER SEQUENCE tag, once in 256 runs
+  # and is then read as a malformed key file): 32 bytes, the size of a shared secret and of an
+  # X-Wing seed, and 33 bytes, the size of nothing.
   head -c 32 /dev/zero | tr '\0' '\1' >ss32.bin
+  head -c 33 /dev/zero | tr '\0' '\1' >odd33.bin
+  # 32 bytes may be an X-Wing seed (or a shared secret): described as a seed, the algorithm unknown.
+  run 0 "" "$PQ" info ss32.bin
+  check "info: 32 bytes is a seed of unknown algorithm" bash -c "grep -Eq '^kind: +seed$' '$OUT' && grep -Eq '^algorithm: +unknown' '$OUT'"
+  check "info: 32 bytes may be an X-Wing seed or a shared secret" \
+    bash -c "grep -Eq '^seed of: +X-Wing$' '$OUT' && grep -Eq '^also the size of: +a shared secret$' '$OUT'"
   run 0 "" "$PQ" info --json k.ct && check "info: ciphertext" grep -q '"kind": "ciphertext"' "$OUT"
   run 0 "" "$PQ" info seed.hex && check "info: a seed without -a" grep -Eq '^kind: +seed$' "$OUT"
   check "info: seed algorithm unknown" grep -Eq '^algorithm: +unknown' "$OUT"
@@ -995,7 +924,7 @@ group_keyfile() {
   f1 "the size of a ciphertext for ML-KEM-768" "$PQ" decaps --sk "$R/ML-KEM-512-seed.priv" --ct k.ct --ss out.ss
   f1 "cannot be recovered from an expanded key" "$PQ" convert --in "$R/ML-KEM-768-expanded.priv" --out out.pem --format pem --sk-form seed
   f1 "cannot be recovered from an expanded key" "$PQ" convert --in k.sk.hex --out out.der --format der --sk-form both
-  f1 "not the size of any key, seed or ciphertext" "$PQ" info ss32.bin
+  f1 "33 bytes (read as raw bytes) is not the size of any key, seed or ciphertext (odd33.bin)" "$PQ" info odd33.bin
   f1 "use --force to replace it" "$PQ" pubkey --sk k.sk.hex --pk k.pk.hex
   f1 "use --force to replace it" "$PQ" keygen -a ML-KEM-512 --pk fresh.pk --sk k.sk.hex --format pem
 
@@ -1108,7 +1037,7 @@ group_hostile() {
   run 1 "coins have 32 bytes (read as hex); ML-KEM-768 keygen needs exactly 64 bytes" \
     "$PQ" keygen -a $a --pk e.pk --sk e.sk --coins @coins64
   # convert of a ciphertext says what it is.
-  run 1 "the size of a ML-KEM-768 ciphertext" "$PQ" convert --in k.ct --out e.pem --format pem
+  run 1 "that is the ciphertext size of ML-KEM-768, and convert re-encodes keys" "$PQ" convert --in k.ct --out e.pem --format pem
   check "nothing written by the failures above" test -z "$(ls -A | grep -Ev '^(k\.(pk|sk|ct|ss)|ox\.pk|text\.pk|coins64)$')"
 
   # No message carries anything of a secret key's bytes: wrong-length raw keys that start like
@@ -1266,12 +1195,4 @@ case $GROUP in
   *) echo "unknown group '$GROUP'" >&2; exit 1 ;;
 esac
 
-if [[ $FAILED -ne 0 ]]; then
-  echo "$GROUP: $FAILED failed, $CHECKS passed" >&2
-  exit 1
-fi
-if [[ $CHECKS -eq 0 ]]; then
-  echo "$GROUP: no checks ran" >&2
-  exit 1
-fi
-echo "$GROUP: all $CHECKS checks passed"
+finish "$GROUP"

@@ -92,12 +92,22 @@ void run_scheme(const SchemeInfo& info) {
 
   // The secret-key check on a poisoned key (decaps runs it before the API poisons the key):
   // for NTRU it parses f and fp, which must be constant time; for ML-KEM it hashes the public
-  // ek only, so dk_PKE and z are poisoned and must stay untouched.
+  // ek only, so dk_PKE and z are poisoned and must stay untouched; a hybrid re-expands its
+  // seed and compares (everything but ML-KEM's ek || H(ek) poisoned: the seed and dk_PKE
+  // before it, z, sk_X and pk_X after it).
   {
     pqkem::SecretBytes sk = kp.sk.clone();
-    const std::size_t dk_pke = info.family == "ML-KEM" ? info.sk_bytes - info.pk_bytes - 64 : sk.size();
-    pqkem::ct::poison(sk.data(), dk_pke);
-    if (info.family == "ML-KEM") pqkem::ct::poison(sk.data() + sk.size() - 32, 32);
+    constexpr std::size_t kMlKem768DkPke = 1152, kMlKem768Ek = 1184;
+    std::size_t prefix = sk.size(), suffix = 0;
+    if (info.family == "ML-KEM") {
+      prefix = info.sk_bytes - info.pk_bytes - 64;
+      suffix = 32;
+    } else if (info.family == "hybrid") {
+      prefix = info.seed_bytes + kMlKem768DkPke;
+      suffix = info.sk_bytes - prefix - kMlKem768Ek - 32;
+    }
+    pqkem::ct::poison(sk.data(), prefix);
+    pqkem::ct::poison(sk.data() + sk.size() - suffix, suffix);
     pqkem::check_secret_key(s, sk);
     pqkem::ct::declassify(sk.data(), sk.size());
   }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "hash.hpp"
 #include "ntru/params.hpp"
 #include "ntru/poly.hpp"
 #include "pqkem.hpp"
@@ -276,9 +277,24 @@ TEST_P(OperationWipe, KeygenEncapsDecapsLeaveNoSecret) {
       const auto kr = sha3_512({pqkem::ByteView(ec), h});
       add_secret("r", kr.data() + 32, 32);
     }
+    // A hybrid's X25519 private key and ML-KEM seed (X-Wing: expanded from its seed by SHAKE256;
+    // X25519MLKEM768: the seed is d || z || sk_X).
+    std::array<std::uint8_t, 96> hybrid_seed{};
+    if (info.family == "hybrid") {
+      if (s == pqkem::Scheme::XWing)
+        pqkem::hash::shake256(hybrid_seed, {pqkem::ByteView(kg)});
+      else
+        std::memcpy(hybrid_seed.data(), kg.data(), 96);
+      add_secret("ML-KEM d", hybrid_seed.data(), 32);
+      add_secret("X25519 private key", hybrid_seed.data() + 64, 32);
+    }
     // The secret key's own bytes: its first 64 (s^ or f) and the last 32 (z / PRF key).
     add_secret("secret key (start)", kp.sk.data(), 64);
-    add_secret("secret key (end)", kp.sk.data() + kp.sk.size() - 32, 32);
+    // (A hybrid's key ends with the public pk_X: its ML-KEM z lies 2368 bytes into dk_M.)
+    if (info.family == "hybrid")
+      add_secret("secret key (ML-KEM z)", kp.sk.data() + info.seed_bytes + 2368, 32);
+    else
+      add_secret("secret key (end)", kp.sk.data() + kp.sk.size() - 32, 32);
 
     expect_no_leftovers("keygen_derand", [&] { const auto k2 = pqkem::keygen_derand(s, kg); });
     expect_no_leftovers("encaps_derand", [&] { const auto e2 = pqkem::encaps_derand(s, kp.pk, ec); });
@@ -291,6 +307,19 @@ TEST_P(OperationWipe, KeygenEncapsDecapsLeaveNoSecret) {
     });
     expect_no_leftovers("public_key_from_secret_key",
                         [&] { const auto pk = pqkem::public_key_from_secret_key(s, kp.sk); });
+    if (info.family == "hybrid") {
+      // The seed given as the secret key: expanded into a temporary key, which must go too.
+      const auto seed = pqkem::ByteView(kp.sk).first(info.seed_bytes);
+      expect_no_leftovers("decaps (seed)", [&] { const auto ss = pqkem::decaps(s, seed, e.ct); });
+      expect_no_leftovers("check_secret_key", [&] { pqkem::check_secret_key(s, kp.sk); });
+    }
+    if (s == pqkem::Scheme::X25519MlKem768) {
+      // An all-zero X25519 secret throws from inside the operation.
+      auto low = e.ct;
+      std::memset(low.data() + 1088, 0, 32);
+      expect_no_leftovers("decaps (small-order X25519 share, throws)",
+                          [&] { EXPECT_THROW(pqkem::decaps(s, kp.sk, low), pqkem::Error); });
+    }
   }
   pqkem::simd::set_impl_auto();
 }
@@ -299,7 +328,8 @@ INSTANTIATE_TEST_SUITE_P(AllSchemes, OperationWipe,
                          ::testing::Values(pqkem::Scheme::MlKem512, pqkem::Scheme::MlKem768,
                                            pqkem::Scheme::MlKem1024, pqkem::Scheme::NtruHps2048509,
                                            pqkem::Scheme::NtruHps2048677, pqkem::Scheme::NtruHps4096821,
-                                           pqkem::Scheme::NtruHrss701),
+                                           pqkem::Scheme::NtruHrss701, pqkem::Scheme::XWing,
+                                           pqkem::Scheme::X25519MlKem768),
                          [](const auto& p) {
                            std::string n(pqkem::scheme_info(p.param).name);
                            for (auto& c : n)

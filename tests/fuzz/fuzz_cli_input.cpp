@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t sel = data[0];
   const ByteView content(data + 1, size - 1);
   const auto schemes = all_schemes();
-  const unsigned a = (sel >> 2) & 7;
+  const unsigned a = (sel >> 2) & 15;  // bits 2-5: the -a scheme's index; past the list (15): none
   const std::optional<Scheme> algorithm =
       a < schemes.size() ? std::optional<Scheme>(schemes[a].scheme) : std::nullopt;
 

@@ -74,9 +74,9 @@ int main(int argc, char** argv) {
     const std::uint8_t flip[3] = {0, 0, 4};
     write("fuzz_diff_kem", n + "-flip", cat({h, kg, ec, flip}));
 
-    // CLI inputs: selector bits 2-4 = the -a scheme (7 = none).
+    // CLI inputs: selector bits 2-5 = the -a scheme (15 = none).
     const auto sel = [&](int reader, bool with_a) {
-      return static_cast<std::uint8_t>(reader | ((with_a ? static_cast<int>(i) : 7) << 2));
+      return static_cast<std::uint8_t>(reader | ((with_a ? static_cast<int>(i) : 15) << 2));
     };
     const std::uint8_t pk_raw[1] = {sel(1, false)}, sk_hex[1] = {sel(2, false)}, ct_a[1] = {sel(3, true)};
     write("fuzz_cli_input", n + "-pk-raw", cat({pk_raw, kp.pk}));
@@ -92,7 +92,10 @@ int main(int argc, char** argv) {
       const keyfile::PrivateKey key = keyfile::private_key_from_seed(info.scheme, kg);
       write("fuzz_keyfile", n + "-spki.der", spki);
       write("fuzz_keyfile", n + "-spki.pem", keyfile::pem_encode(keyfile::kPemPublicKey, spki));
-      for (auto form : {keyfile::PrivateKeyForm::seed, keyfile::PrivateKeyForm::expanded, keyfile::PrivateKeyForm::both}) {
+      std::vector<keyfile::PrivateKeyForm> forms = {keyfile::PrivateKeyForm::seed};
+      if (!keyfile::key_file_holds_seed_only(info.scheme))  // X-Wing's file is its seed alone
+        forms.insert(forms.end(), {keyfile::PrivateKeyForm::expanded, keyfile::PrivateKeyForm::both});
+      for (auto form : forms) {
         const SecretBytes der = keyfile::encode_pkcs8(key, form);
         const std::string f(keyfile::form_name(form));
         write("fuzz_keyfile", n + "-pkcs8-" + f + ".der", der);
@@ -112,7 +115,7 @@ int main(int argc, char** argv) {
   // Hostile inputs (no -a): hex with a 0x prefix and other text as a public key, odd hex as a
   // ciphertext, and a raw secret key of a wrong length that starts like DER (0x30, then a
   // long-form length), which must be read as raw bytes and never as DER.
-  const std::uint8_t pub[1] = {1 | 7 << 2}, sec[1] = {2 | 7 << 2}, ct[1] = {3 | 7 << 2};
+  const std::uint8_t pub[1] = {1 | 15 << 2}, sec[1] = {2 | 15 << 2}, ct[1] = {3 | 15 << 2};
   write("fuzz_cli_input", "hostile-0x-hex", cat({pub, ByteView(reinterpret_cast<const std::uint8_t*>("0x00ff\n"), 7)}));
   write("fuzz_cli_input", "hostile-text", cat({pub, ByteView(reinterpret_cast<const std::uint8_t*>("0123 not hex\n"), 13)}));
   write("fuzz_cli_input", "hostile-odd-hex", cat({ct, ByteView(reinterpret_cast<const std::uint8_t*>("abc\n"), 4)}));

@@ -1,10 +1,12 @@
-// RFC 9935 key files: the strict DER reader/writer, PEM, SubjectPublicKeyInfo and PKCS#8 for
-// ML-KEM, against the RFC's example files and files written by OpenSSL 3.5.3, and every
+// Key files: the strict DER reader/writer, PEM, SubjectPublicKeyInfo and PKCS#8 for ML-KEM
+// (RFC 9935, against the RFC's example files and files written by OpenSSL 3.5.3) and for X-Wing
+// (draft-connolly-cfrg-xwing-kem, against the draft's examples in tests/hybrid/data), and every
 // malformed input the readers must reject. A missing vector file fails the test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <set>
@@ -33,11 +35,19 @@ std::string string_of(ByteView v) { return std::string(v.begin(), v.end()); }
 
 std::string read_vector(const std::string& relative) { return test::read_file(test::vector_file(relative)); }
 
-/// The seed of every RFC 9935 example: 00 01 02 ... 3f (d = 00..1f, z = 20..3f).
-Bytes rfc_seed() {
-  Bytes seed(64);
+/// 00 01 02 ... n-1: the seed of every RFC 9935 example (n = 64: d = 00..1f, z = 20..3f) and of
+/// the X-Wing draft's (n = 32).
+Bytes counting_seed(std::size_t n) {
+  Bytes seed(n);
   for (std::size_t i = 0; i < seed.size(); ++i) seed[i] = static_cast<std::uint8_t>(i);
   return seed;
+}
+Bytes rfc_seed() { return counting_seed(64); }
+Bytes xwing_seed() { return counting_seed(32); }
+
+/// A file of the X-Wing draft's examples (tests/hybrid/data).
+std::string read_hybrid_data(const std::string& name) {
+  return test::read_file(std::filesystem::path(PQKEM_HYBRID_DATA_DIR) / name);
 }
 
 /// Runs f, expecting pqkem::Error with `code` whose message contains `needle`.
@@ -55,6 +65,19 @@ template <class F>
     return ::testing::AssertionSuccess();
   }
   return ::testing::AssertionFailure() << "did not throw (expected '" << needle << "')";
+}
+
+/// decode_pkcs8 / decode_spki reject `der` with `code` and a message containing `needle`.
+::testing::AssertionResult pkcs8_rejects(const Bytes& der, const std::string& needle, Errc code = Errc::bad_format) {
+  return throws_with([&] { keyfile::decode_pkcs8(der); }, code, needle);
+}
+::testing::AssertionResult spki_rejects(const Bytes& der, Errc code, const std::string& needle) {
+  return throws_with([&] { keyfile::decode_spki(der); }, code, needle);
+}
+/// `der` with one byte appended.
+Bytes with_trailing_byte(Bytes der) {
+  der.push_back(0x00);
+  return der;
 }
 
 // --- Test-side DER building (independent of der::Writer) ---------------------------------------
@@ -79,6 +102,9 @@ Bytes cat(std::initializer_list<Bytes> parts) {
 }
 Bytes oid_bytes(std::uint8_t last) { return {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, last}; }
 Bytes alg_id(std::uint8_t last) { return tlv(0x30, tlv(0x06, oid_bytes(last))); }
+/// id-XWing, 1.3.6.1.4.1.62253.25722 (the X-Wing draft), and its AlgorithmIdentifier.
+const Bytes kXWingOid = {0x2b, 0x06, 0x01, 0x04, 0x01, 0x83, 0xe6, 0x2d, 0x81, 0xc8, 0x7a};
+Bytes xwing_alg_id() { return tlv(0x30, tlv(0x06, kXWingOid)); }
 Bytes version(std::uint8_t v) { return tlv(0x02, {v}); }
 Bytes pkcs8(const Bytes& version_field, const Bytes& alg, const Bytes& choice, const Bytes& extra = {}) {
   return tlv(0x30, cat({version_field, alg, tlv(0x04, choice), extra}));
@@ -279,6 +305,163 @@ TEST(OpenSsl353, MlKem512SeedAndPublicDer) {
   EXPECT_TRUE(bytes_equal(keyfile::encode_pkcs8(key, PrivateKeyForm::seed), bytes_of(read_vector(dir + "mlkem512-seed.der"))));
 }
 
+// --- X-Wing (draft-connolly-cfrg-xwing-kem, "Use in X.509 Public Key Infrastructure") ---------
+//
+// SubjectPublicKeyInfo { AlgorithmIdentifier { id-XWing }, BIT STRING pk (1216 bytes) }; PKCS#8
+// version 0 { AlgorithmIdentifier { id-XWing }, OCTET STRING { the raw 32-byte seed } }, no
+// publicKey, parameters absent in both.
+
+/// An X-Wing PKCS#8 built by hand: version, AlgorithmIdentifier, privateKey content, extra fields.
+Bytes xwing_pkcs8(std::uint8_t v, const Bytes& priv, const Bytes& extra = {}) {
+  return pkcs8(version(v), xwing_alg_id(), priv, extra);
+}
+
+TEST(XWingKeyFile, DraftExamplesReadAndWrittenByteForByte) {
+  const std::string priv_pem = read_hybrid_data("xwing.priv");
+  const std::string pub_pem = read_hybrid_data("xwing.pub");
+  const auto want = keygen_derand(Scheme::XWing, xwing_seed());
+
+  const auto priv = keyfile::pem_decode(view_of(priv_pem));
+  EXPECT_EQ(priv.label, "PRIVATE KEY");
+  // The draft's structure, byte for byte: the raw seed directly inside the OCTET STRING.
+  EXPECT_TRUE(bytes_equal(priv.der, xwing_pkcs8(0, xwing_seed())));
+  EXPECT_EQ(priv.der.size(), 54u);
+  EXPECT_EQ(keyfile::der_kind(priv.der), keyfile::DerKind::pkcs8);
+  const auto key = keyfile::decode_pkcs8(priv.der);
+  EXPECT_EQ(key.scheme, Scheme::XWing);
+  EXPECT_EQ(key.form, PrivateKeyForm::seed);
+  EXPECT_TRUE(bytes_equal(key.seed, xwing_seed()));
+  EXPECT_TRUE(bytes_equal(key.dk, want.sk));
+  EXPECT_TRUE(bytes_equal(key.pk, want.pk));
+
+  const auto pub = keyfile::pem_decode(view_of(pub_pem));
+  EXPECT_EQ(pub.label, "PUBLIC KEY");
+  EXPECT_TRUE(bytes_equal(pub.der, spki(xwing_alg_id(), want.pk)));
+  EXPECT_EQ(keyfile::der_kind(pub.der), keyfile::DerKind::spki);
+  const auto pk = keyfile::decode_spki(pub.der);
+  EXPECT_EQ(pk.scheme, Scheme::XWing);
+  EXPECT_TRUE(bytes_equal(pk.pk, want.pk));
+
+  // pqkem writes the draft's files for that seed.
+  const auto made = keyfile::private_key_from_seed(Scheme::XWing, xwing_seed());
+  EXPECT_EQ(string_of(keyfile::pem_encode(keyfile::kPemPrivateKey, keyfile::encode_pkcs8(made, PrivateKeyForm::seed))),
+            priv_pem);
+  EXPECT_EQ(string_of(keyfile::pem_encode(keyfile::kPemPublicKey, keyfile::encode_spki(Scheme::XWing, made.pk))),
+            pub_pem);
+}
+
+TEST(XWingKeyFile, RoundTrips) {
+  for (int i = 0; i < 8; ++i) {
+    Bytes seed(32);
+    for (std::size_t j = 0; j < seed.size(); ++j) seed[j] = static_cast<std::uint8_t>(0x5a ^ (31 * j + 7 * i));
+    const auto key = keyfile::private_key_from_seed(Scheme::XWing, seed);
+    const auto der = keyfile::encode_pkcs8(key, PrivateKeyForm::seed);
+    EXPECT_TRUE(bytes_equal(der, xwing_pkcs8(0, seed)));
+    const auto back = keyfile::decode_pkcs8(der);
+    EXPECT_EQ(back.scheme, Scheme::XWing);
+    EXPECT_EQ(back.form, PrivateKeyForm::seed);
+    EXPECT_TRUE(bytes_equal(back.seed, seed));
+    EXPECT_TRUE(bytes_equal(back.dk, key.dk));
+    EXPECT_TRUE(bytes_equal(back.pk, key.pk));
+    EXPECT_TRUE(bytes_equal(keyfile::pem_decode(keyfile::pem_encode(keyfile::kPemPrivateKey, der)).der, der));
+    const auto spki_der = keyfile::encode_spki(Scheme::XWing, key.pk);
+    EXPECT_EQ(spki_der.size(), 1240u);
+    EXPECT_TRUE(bytes_equal(keyfile::decode_spki(spki_der).pk, key.pk));
+    // The key works: what encapsulates to the SPKI's key decapsulates with the PKCS#8's.
+    const auto enc = encaps(Scheme::XWing, keyfile::decode_spki(spki_der).pk);
+    EXPECT_TRUE(bytes_equal(decaps(Scheme::XWing, back.seed, enc.ct), enc.ss));
+  }
+}
+
+// The expanded form is pqkem's in-memory cache: never written to a key file.
+TEST(XWingKeyFile, OnlyTheSeedForm) {
+  const auto key = keyfile::private_key_from_seed(Scheme::XWing, xwing_seed());
+  for (const auto form : {PrivateKeyForm::expanded, PrivateKeyForm::both})
+    EXPECT_TRUE(throws_with([&] { keyfile::encode_pkcs8(key, form); }, Errc::bad_argument,
+                            "X-Wing private keys hold only the seed (draft-connolly-cfrg-xwing-kem)"));
+  // A hybrid's expanded key starts with its seed: a key made from it knows the seed.
+  for (const auto s : {Scheme::XWing, Scheme::X25519MlKem768}) {
+    const auto& info = scheme_info(s);
+    SCOPED_TRACE(std::string(info.name));
+    const auto kp = keygen(s);
+    const auto expanded = keyfile::private_key_from_expanded(s, kp.sk);
+    EXPECT_TRUE(bytes_equal(expanded.seed, kp.sk.view().first(info.seed_bytes)));
+    EXPECT_TRUE(bytes_equal(expanded.pk, kp.pk));
+    // private_key_from_expanded takes the expanded form only, not the seed.
+    EXPECT_TRUE(throws_errc([&] { keyfile::private_key_from_expanded(s, kp.sk.view().first(info.seed_bytes)); },
+                            Errc::bad_length));
+  }
+  EXPECT_TRUE(bytes_equal(keyfile::decode_pkcs8(keyfile::encode_pkcs8(
+                              keyfile::private_key_from_expanded(Scheme::XWing, key.dk), PrivateKeyForm::seed)).seed,
+                          xwing_seed()));
+}
+
+TEST(XWingKeyFile, Pkcs8Rejections) {
+  const Bytes seed = xwing_seed();
+  const Bytes good = xwing_pkcs8(0, seed);
+  EXPECT_NO_THROW(keyfile::decode_pkcs8(good));
+  const auto bad = [](const Bytes& der, const std::string& needle) { return pkcs8_rejects(der, needle); };
+  const Bytes trailing = with_trailing_byte(good);
+  EXPECT_TRUE(bad(trailing, "PKCS#8 private key: trailing data after the PKCS#8 structure"));
+  EXPECT_TRUE(bad(xwing_pkcs8(0, seed, Bytes{0x05, 0x00}), "trailing data after the privateKey"));
+  // Version 0 only; the publicKey MUST be absent (whatever the version, matching or not).
+  EXPECT_TRUE(bad(xwing_pkcs8(1, seed), "PKCS#8 private key: unsupported version (draft-connolly-cfrg-xwing-kem requires 0)"));
+  EXPECT_TRUE(bad(xwing_pkcs8(2, seed), "unsupported version"));
+  const auto pk = keygen_derand(Scheme::XWing, seed).pk;
+  Bytes pub_bits{0};
+  pub_bits.insert(pub_bits.end(), pk.begin(), pk.end());
+  const std::string no_public_key =
+      "PKCS#8 private key: X-Wing private keys have no publicKey field (draft-connolly-cfrg-xwing-kem: it MUST be absent)";
+  EXPECT_TRUE(bad(xwing_pkcs8(0, seed, tlv(0x81, pub_bits)), no_public_key));
+  EXPECT_TRUE(bad(xwing_pkcs8(1, seed, tlv(0x81, pub_bits)), no_public_key));
+  EXPECT_TRUE(bad(xwing_pkcs8(0, seed, tlv(0xa0, {})), "attributes are not supported in X-Wing private keys"));
+  // The seed is exactly 32 raw bytes: not wrapped as RFC 9935's ML-KEM CHOICE or in an inner
+  // OCTET STRING, not shorter or longer.
+  const std::string seed_length =
+      "PKCS#8 private key: X-Wing privateKey (the seed) has the wrong length; draft-connolly-cfrg-xwing-kem requires 32 "
+      "bytes";
+  for (const Bytes& priv : {Bytes(seed.begin(), seed.end() - 1), cat({seed, Bytes{0}}), Bytes{}, tlv(0x80, seed),
+                            tlv(0x04, seed), Bytes(64, 0x11)})
+    EXPECT_TRUE(bad(xwing_pkcs8(0, priv), seed_length)) << priv.size();
+  // Parameters present (NULL, or anything) in the AlgorithmIdentifier.
+  const std::string parameters =
+      "the AlgorithmIdentifier has parameters; draft-connolly-cfrg-xwing-kem requires them to be absent";
+  EXPECT_TRUE(bad(pkcs8(version(0), tlv(0x30, cat({tlv(0x06, kXWingOid), Bytes{0x05, 0x00}})), seed), parameters));
+  EXPECT_TRUE(bad(pkcs8(version(0), tlv(0x30, cat({tlv(0x06, kXWingOid), tlv(0x04, {1})})), seed), parameters));
+  // A prefix or an extension of the OID is not X-Wing.
+  for (const Bytes& near : {Bytes(kXWingOid.begin(), kXWingOid.end() - 1), cat({kXWingOid, Bytes{0x01}})})
+    EXPECT_TRUE(bad(pkcs8(version(0), tlv(0x30, tlv(0x06, near)), seed), "the algorithm OID is not ML-KEM's or X-Wing's"));
+  EXPECT_TRUE(bad(tlv(0x30, cat({version(0), xwing_alg_id(), tlv(0x80, seed)})), "privateKey: expected an OCTET STRING"));
+  EXPECT_TRUE(bad(Bytes(good.begin(), good.end() - 1), "truncated"));
+}
+
+TEST(XWingKeyFile, SpkiRejections) {
+  const auto pk = keygen_derand(Scheme::XWing, xwing_seed()).pk;
+  const Bytes good = spki(xwing_alg_id(), pk);
+  ASSERT_TRUE(bytes_equal(keyfile::encode_spki(Scheme::XWing, pk), good));
+  const auto bad = spki_rejects;
+  const Bytes trailing = with_trailing_byte(good);
+  EXPECT_TRUE(bad(trailing, Errc::bad_format, "trailing data after the SubjectPublicKeyInfo"));
+  const std::string length = "X-Wing public key has the wrong length; draft-connolly-cfrg-xwing-kem requires 1216 bytes";
+  EXPECT_TRUE(bad(spki(xwing_alg_id(), Bytes(pk.begin(), pk.end() - 1)), Errc::bad_format, length));
+  EXPECT_TRUE(bad(spki(xwing_alg_id(), cat({pk, Bytes{0}})), Errc::bad_format, length));
+  // An ML-KEM-768 key (the first 1184 bytes) under the X-Wing OID, and the X-Wing key under ML-KEM-768's.
+  EXPECT_TRUE(bad(spki(xwing_alg_id(), Bytes(pk.begin(), pk.begin() + 1184)), Errc::bad_format, length));
+  EXPECT_TRUE(bad(spki(alg_id(2), pk), Errc::bad_format, "ML-KEM-768 public key has the wrong length"));
+  EXPECT_TRUE(bad(spki(xwing_alg_id(), pk, 1), Errc::bad_format, "0 unused bits"));
+  EXPECT_TRUE(bad(spki(tlv(0x30, cat({tlv(0x06, kXWingOid), Bytes{0x05, 0x00}})), pk), Errc::bad_format,
+                  "the AlgorithmIdentifier has parameters; draft-connolly-cfrg-xwing-kem requires them to be absent"));
+  // The ML-KEM-768 part is checked (FIPS 203 modulus check).
+  Bytes unreduced = pk;
+  unreduced[0] = 0xff;
+  unreduced[1] |= 0x0f;
+  EXPECT_TRUE(bad(spki(xwing_alg_id(), unreduced), Errc::invalid_encaps_key, "modulo q"));
+  // A PKCS#8 is not an SPKI, and the other way round.
+  EXPECT_TRUE(bad(xwing_pkcs8(0, xwing_seed()), Errc::bad_format, "SubjectPublicKeyInfo: AlgorithmIdentifier: expected a SEQUENCE"));
+  EXPECT_TRUE(throws_with([&] { keyfile::decode_pkcs8(good); }, Errc::bad_format,
+                          "PKCS#8 private key: version: expected an INTEGER"));
+}
+
 // --- Round trips ----------------------------------------------------------------------------
 
 TEST(RoundTrip, EverySchemeEveryFormDerAndPem) {
@@ -381,19 +564,17 @@ TEST(Spki, Rejections) {
   const Bytes good = spki(alg_id(1), f.kp.pk);
   ASSERT_TRUE(bytes_equal(keyfile::encode_spki(f.s, f.kp.pk), good));
   EXPECT_NO_THROW(keyfile::decode_spki(good));
-  const auto bad = [](const Bytes& der, Errc code, const std::string& needle) {
-    return throws_with([&] { keyfile::decode_spki(der); }, code, needle);
-  };
-  Bytes trailing = good;
-  trailing.push_back(0);
+  const auto bad = spki_rejects;
+  const Bytes trailing = with_trailing_byte(good);
   EXPECT_TRUE(bad(trailing, Errc::bad_format, "SubjectPublicKeyInfo: trailing data after the SubjectPublicKeyInfo"));
   EXPECT_TRUE(bad(tlv(0x30, cat({alg_id(1), tlv(0x03, cat({Bytes{0}, f.kp.pk})), Bytes{0x05, 0x00}})),
                   Errc::bad_format, "trailing data after the subjectPublicKey"));
   EXPECT_TRUE(bad(spki(alg_id(2), f.kp.pk), Errc::bad_format,
                   "ML-KEM-768 public key has the wrong length; RFC 9935 requires 1184 bytes"));
   EXPECT_TRUE(bad(spki(alg_id(4), f.kp.pk), Errc::bad_format,
-                  "SubjectPublicKeyInfo: the algorithm OID is not ML-KEM's (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 "
-                  "for ML-KEM-512, -768, -1024)"));
+                  "SubjectPublicKeyInfo: the algorithm OID is not ML-KEM's or X-Wing's (RFC 9935: "
+                  "2.16.840.1.101.3.4.4.1, .2 or .3 for ML-KEM-512, -768, -1024; draft-connolly-cfrg-xwing-kem: "
+                  "1.3.6.1.4.1.62253.25722)"));
   EXPECT_TRUE(bad(spki(tlv(0x30, tlv(0x06, {0x2b, 0x65, 0x6e})), f.kp.pk), Errc::bad_format,
                   "SubjectPublicKeyInfo: this is an X25519 key, not ML-KEM"));
   EXPECT_TRUE(bad(spki(tlv(0x30, cat({tlv(0x06, oid_bytes(1)), Bytes{0x05, 0x00}})), f.kp.pk), Errc::bad_format,
@@ -446,7 +627,7 @@ TEST(Spki, WellKnownForeignOidsAreNamed) {
   };
   for (const auto& k : known) {
     const Bytes alg = tlv(0x30, tlv(0x06, k.oid));
-    const std::string want = std::string("this is an ") + k.name + " key, not ML-KEM";
+    const std::string want = std::string("this is an ") + k.name + " key, not ML-KEM or X-Wing";
     EXPECT_TRUE(throws_with([&] { keyfile::decode_spki(spki(alg, f.kp.pk)); }, Errc::bad_format,
                             "SubjectPublicKeyInfo: " + want));
     EXPECT_TRUE(throws_with([&] { keyfile::decode_pkcs8(pkcs8(version(0), alg, tlv(0x80, f.seed))); }, Errc::bad_format,
@@ -468,11 +649,8 @@ TEST(Pkcs8, StructureRejections) {
   const Bytes good = pkcs8(version(0), alg_id(1), seed_choice);
   ASSERT_TRUE(bytes_equal(keyfile::encode_pkcs8(keyfile::private_key_from_seed(f.s, f.seed), PrivateKeyForm::seed), good));
   EXPECT_NO_THROW(keyfile::decode_pkcs8(good));
-  const auto bad = [](const Bytes& der, const std::string& needle) {
-    return throws_with([&] { keyfile::decode_pkcs8(der); }, Errc::bad_format, needle);
-  };
-  Bytes trailing = good;
-  trailing.push_back(0x00);
+  const auto bad = [](const Bytes& der, const std::string& needle) { return pkcs8_rejects(der, needle); };
+  const Bytes trailing = with_trailing_byte(good);
   EXPECT_TRUE(bad(trailing, "PKCS#8 private key: trailing data after the PKCS#8 structure"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), cat({seed_choice, Bytes{0x00}})), "trailing data after the private key"));
   EXPECT_TRUE(bad(pkcs8(version(2), alg_id(1), seed_choice), "unsupported version"));
@@ -529,9 +707,7 @@ TEST(Pkcs8, KeyMaterialRejections) {
   const Bytes dk = f.dk();
   const auto info = scheme_info(f.s);
   EXPECT_NO_THROW(keyfile::decode_pkcs8(pkcs8(version(0), alg_id(1), tlv(0x04, dk))));
-  const auto bad = [](const Bytes& der, Errc code, const std::string& needle) {
-    return throws_with([&] { keyfile::decode_pkcs8(der); }, code, needle);
-  };
+  const auto bad = [](const Bytes& der, Errc code, const std::string& needle) { return pkcs8_rejects(der, needle, code); };
   // H(ek) stored in dk does not match ek.
   Bytes bad_hash = dk;
   bad_hash[info.sk_bytes - 64] ^= 1;
@@ -578,9 +754,9 @@ TEST(Pkcs8, KeyMaterialRejections) {
 /// standard's sizes, DER's short-form limit (128), the arcs of the constant OIDs and the
 /// foreign algorithm names.
 const std::set<std::string> kAllowedNumbers = {
-    "0",   "1",   "2",   "3",    "4",    "7",    "8",    "16",   "44",   "64",   "65",   "87",   "101",  "128",
-    "203", "448", "512", "768",  "800",  "840",  "1024", "1184", "1568", "1632", "2400", "3168", "5280", "5958",
-    "9935", "25519"};
+    "0",   "1",   "2",   "3",    "4",    "6",    "7",    "8",    "16",   "32",    "44",    "64",    "65",
+    "87",  "101", "128", "203",  "448",  "512",  "768",  "800",  "840",  "1024", "1184", "1216", "1568",
+    "1632", "2400", "3168", "5280", "5958", "9935", "25519", "25722", "62253"};
 /// Hexadecimal constants the messages may contain ("reserved length byte 0xff").
 const std::set<std::string> kAllowedHex = {"0xff"};
 
@@ -667,7 +843,8 @@ Bytes overlong_element(Random& rng, std::uint8_t tag) {
   return out;
 }
 
-/// Well-formed encodings of real keys: PKCS#8 in every form and SPKI, for every ML-KEM set.
+/// Well-formed encodings of real keys: PKCS#8 in every form and SPKI, for every ML-KEM set;
+/// PKCS#8 and SPKI for X-Wing.
 std::vector<Bytes> real_encodings() {
   std::vector<Bytes> out;
   for (const auto s : kMlKem) {
@@ -678,6 +855,10 @@ std::vector<Bytes> real_encodings() {
     }
     out.push_back(keyfile::encode_spki(s, key.pk));
   }
+  const auto xwing = keyfile::private_key_from_seed(Scheme::XWing, xwing_seed());
+  const auto der = keyfile::encode_pkcs8(xwing, PrivateKeyForm::seed);
+  out.emplace_back(der.view().begin(), der.view().end());
+  out.push_back(keyfile::encode_spki(Scheme::XWing, xwing.pk));
   return out;
 }
 
@@ -774,18 +955,18 @@ TEST(NoInputInMessages, SameRuleSameMessage) {
       return in;
     })));
   }
+  // A field of the wrong length, whatever its length and content.
+  const auto wrong_length = [&](std::size_t right) {
+    std::size_t n = 0;
+    do {
+      n = rng.in(0, 4000);
+    } while (n == right);
+    return rng.bytes(n);
+  };
   for (std::uint8_t k = 1; k <= 3; ++k) {
     const auto& info = scheme_info(kMlKem[k - 1]);
     SCOPED_TRACE(std::string(info.name));
     const Bytes alg = alg_id(k);
-    // A field of the wrong length, whatever its length and content.
-    const auto wrong_length = [&](std::size_t right) {
-      std::size_t n = 0;
-      do {
-        n = rng.in(0, 4000);
-      } while (n == right);
-      return rng.bytes(n);
-    };
     EXPECT_TRUE(one_message(kDecodeSpki, family([&] { return spki(alg, wrong_length(info.pk_bytes)); })));
     EXPECT_TRUE(one_message(kDecodePkcs8, family([&] { return pkcs8(version(0), alg, tlv(0x80, wrong_length(64))); })));
     EXPECT_TRUE(one_message(kDecodePkcs8,
@@ -795,7 +976,11 @@ TEST(NoInputInMessages, SameRuleSameMessage) {
       return pkcs8(version(0), alg, tlv(0x30, cat({tlv(0x04, wrong_length(64)), tlv(0x04, dk)})));
     })));
   }
-  // An OID that is neither ML-KEM's nor a well-known one (none of those has 10 or more bytes).
+  // X-Wing: a public key or seed of the wrong length.
+  EXPECT_TRUE(one_message(kDecodeSpki, family([&] { return spki(xwing_alg_id(), wrong_length(1216)); })));
+  EXPECT_TRUE(one_message(kDecodePkcs8, family([&] { return pkcs8(version(0), xwing_alg_id(), wrong_length(32)); })));
+  // An OID that is neither ML-KEM's, X-Wing's nor a well-known one (only X-Wing's has 10 or more
+  // bytes, which random bytes do not hit).
   const auto foreign_alg = [&] { return tlv(0x30, tlv(0x06, rng.bytes(rng.in(10, 40)))); };
   EXPECT_TRUE(one_message(kDecodePkcs8, family([&] { return pkcs8(version(0), foreign_alg(), seed_choice); })));
   EXPECT_TRUE(one_message(kDecodeSpki, family([&] { return spki(foreign_alg(), f.kp.pk); })));
@@ -840,11 +1025,14 @@ TEST(NoInputInMessages, RawSecretKeyStartingWithASequenceTag) {
 
 // --- Schemes without an OID, helpers ----------------------------------------------------------
 
-TEST(KeyFile, NtruHasNoKeyFiles) {
+// NTRU and X25519MLKEM768 have no OID: no key files. ML-KEM and X-Wing have.
+TEST(KeyFile, SchemesWithoutAnOidHaveNoKeyFiles) {
   for (const auto& info : all_schemes()) {
-    const bool mlkem = info.family == "ML-KEM";
-    EXPECT_EQ(keyfile::has_key_files(info.scheme), mlkem) << info.name;
-    if (mlkem) continue;
+    const bool with_oid = info.family == "ML-KEM" || info.scheme == Scheme::XWing;
+    EXPECT_EQ(keyfile::has_key_files(info.scheme), with_oid) << info.name;
+    EXPECT_EQ(keyfile::oid_standard(info.scheme).has_value(), with_oid) << info.name;
+    EXPECT_EQ(keyfile::key_file_holds_seed_only(info.scheme), info.scheme == Scheme::XWing) << info.name;
+    if (with_oid) continue;
     const auto kp = keygen(info.scheme);
     EXPECT_TRUE(throws_with([&] { keyfile::encode_spki(info.scheme, kp.pk); }, Errc::bad_argument, "has no standard OID"));
     keyfile::PrivateKey key;
@@ -855,6 +1043,9 @@ TEST(KeyFile, NtruHasNoKeyFiles) {
                             "has no standard OID"));
   }
   EXPECT_EQ(keyfile::oid_text(Scheme::MlKem1024), "2.16.840.1.101.3.4.4.3");
+  EXPECT_EQ(keyfile::oid_text(Scheme::XWing), "1.3.6.1.4.1.62253.25722");
+  EXPECT_EQ(keyfile::oid_standard(Scheme::MlKem512), "RFC 9935");
+  EXPECT_EQ(keyfile::oid_standard(Scheme::XWing), "draft-connolly-cfrg-xwing-kem");
 }
 
 TEST(KeyFile, FormNamesAndDerKind) {

@@ -65,9 +65,15 @@ help_commands=$("$pqkem" --help | sed -n "/^Subcommands:/,/^$/p" | sed -n "s/^  
 [[ -n $help_commands ]] || { echo "completion_test: no commands found in pqkem --help" >&2; fail=1; }
 expect "$help_commands" "$words0" ""
 
-# Every algorithm `pqkem list` shows is offered.
+expect "X-Wing X25519MLKEM768" "$words0" encaps -a X
+
+# Every algorithm `pqkem list` shows is offered, by this pqkem and by the built-in list the
+# completion falls back on when it cannot run pqkem (the cache is reset in between).
 while read -r alg; do
   expect_has "$alg" "$words0" kat -a ""
+  unset _pqkem_algorithm_cache
+  expect_has "$alg" /nonexistent/pqkem kat -a ""
+  unset _pqkem_algorithm_cache
 done < <("$pqkem" list | awk 'NR == 1 { next } /^\(/ || /^$/ { exit } { print $1 }')
 
 # Every long option of every command's --help is offered.

@@ -3,8 +3,8 @@
 # Checks that man/pqkem.1 documents everything `pqkem --help` shows: every command listed there,
 # and every long option printed by `pqkem --help` and by `pqkem <command> --help` for each
 # command, appears in the man page (with its dashes written either as \- or as -). Also checks
-# the page names both environment variables and all three exit codes, and that groff (when
-# installed) formats it without warnings.
+# the page names every algorithm of `pqkem list`, both environment variables and all three exit
+# codes, and that groff (when installed) formats it without warnings.
 set -euo pipefail
 export LC_ALL=C
 pqkem=$1 page=$2
@@ -43,6 +43,12 @@ for cmd in "${commands[@]}"; do
   done
 done
 ((checked >= 30)) || { echo "man_test: only $checked options found in the help texts; is the parser broken?" >&2; exit 1; }
+
+# Every algorithm `pqkem list` shows is named in the page.
+for alg in $("$pqkem" list | awk 'NR == 1 { next } /^\(/ || /^$/ { exit } { print $1 }'); do
+  checked=$((checked + 1))
+  has "$alg" || { echo "man_test: algorithm $alg (pqkem list) is not in $page" >&2; fail=1; }
+done
 
 for word in PQKEM_IMPL PQKEM_NTT_PLAN 'EXIT STATUS' ENVIRONMENT FORMATS; do
   grep -qF -- "$word" <<<"$text" || { echo "man_test: $page does not mention $word" >&2; fail=1; }
