@@ -100,9 +100,14 @@ void KatDrbg::generate(std::span<std::uint8_t> out) {
   update(nullptr);
 }
 
+bool has_kat_procedure(Scheme s) noexcept { return scheme_info(s).family != "hybrid"; }
+
 void kat_rsp(Scheme s, int count, const std::function<void(std::string_view)>& sink) {
   if (count < 0) throw Error(Errc::bad_argument, "KAT count must not be negative");
   const SchemeInfo& info = scheme_info(s);
+  if (!has_kat_procedure(s))
+    throw Error(Errc::bad_argument, std::string(info.name) + " has no NIST known-answer-test procedure (" +
+                                        std::string(info.standard) + " is not a NIST PQC submission)");
   std::array<std::uint8_t, 48> entropy{};
   for (std::size_t i = 0; i < entropy.size(); ++i) entropy[i] = static_cast<std::uint8_t>(i);
   KatDrbg master(entropy);

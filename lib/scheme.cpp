@@ -181,17 +181,26 @@ template <class K>
   throw Error(Errc::invalid_decaps_key, std::string(info.name) + std::string(K::invalid_sk_why));
 }
 
-/// A hybrid's secret key may be given as its seed (the standard form): expanded here into
-/// `keep`, which then holds the key for the caller. Any other sk is returned as it is.
+/// Whether `sk` is given as a hybrid's seed (K::seed_bytes: the hybrids' standard secret key),
+/// which the API accepts wherever it takes K's expanded key.
+template <class K>
+bool is_seed(ByteView sk) noexcept {
+  if constexpr (requires { K::seed_bytes; })
+    return sk.size() == K::seed_bytes;
+  else
+    return false;
+}
+
+/// A hybrid's seed expanded into `keep`, which then holds the key for the caller; any other sk
+/// is returned as it is.
 template <class K>
 ByteView expand_if_seed(ByteView sk, SecretBytes& keep) {
   if constexpr (requires { K::seed_bytes; }) {
-    if (sk.size() == K::seed_bytes) {
-      Bytes pk(K::pk_bytes);
+    if (is_seed<K>(sk)) {
+      std::array<std::uint8_t, K::pk_bytes> pk;  // public; only the expanded key is wanted
       keep = SecretBytes(K::sk_bytes);
       ct::poison(sk.data(), sk.size());
-      K::keygen_derand(fixed<K::seed_bytes>(sk), Out<K::pk_bytes>(pk.data(), K::pk_bytes),
-                       Out<K::sk_bytes>(keep.data(), K::sk_bytes));
+      K::keygen_derand(fixed<K::seed_bytes>(sk), pk, Out<K::sk_bytes>(keep.data(), K::sk_bytes));
       ct::declassify(sk.data(), sk.size());
       ct::declassify(keep.data(), keep.size());
       return keep.view();
@@ -247,9 +256,9 @@ void check_public_key(Scheme s, ByteView pk) {
 
 void check_secret_key(Scheme s, ByteView sk) {
   const SchemeInfo& info = scheme_info(s);
-  if (info.seed_bytes != 0 && info.family == "hybrid" && sk.size() == info.seed_bytes) return;  // any seed is a key
-  expect_length(sk, info.sk_bytes, "decapsulation key", info);
   with_kem(s, [&]<class K>() {
+    if (is_seed<K>(sk)) return;  // every seed is a key
+    expect_length(sk, K::sk_bytes, "decapsulation key", info);
     if (!K::check_sk(fixed<K::sk_bytes>(sk))) throw_invalid_sk<K>(info);
   });
 }

@@ -39,8 +39,14 @@ private:
 /// Memory use does not grow with `count`, and there is no upper limit (a caller such as the CLI
 /// sets its own). A chunk is valid only during its call: the buffer holds the sk and ss hex and
 /// is wiped right after. An exception from `sink` stops the generation and propagates.
-/// Throws Error (bad_argument) if `count` is negative.
+/// Throws Error (bad_argument) if `count` is negative, or if `s` has no such procedure
+/// (has_kat_procedure).
 PQKEM_API void kat_rsp(Scheme s, int count, const std::function<void(std::string_view)>& sink);
+
+/// Whether NIST's KAT procedure applies to `s`: ML-KEM and NTRU. The hybrids are not NIST PQC
+/// submissions (and their .rsp would hold pqkem's in-memory expanded key as "sk"); X-Wing's
+/// reference vectors are its draft's, which keygen_derand and encaps_derand reproduce.
+PQKEM_API bool has_kat_procedure(Scheme s) noexcept;
 
 /// The same text as one string (the chunks of the streaming form, concatenated). Its sk and ss hex
 /// are the caller's, and neither the string nor the copies its growth leaves in freed memory are
