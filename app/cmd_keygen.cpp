@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "rng.hpp"
 
 namespace pqkem::cli {
 
@@ -25,8 +24,7 @@ void run_keygen(const KeygenOptions& opts) {
   if (coins.given()) {
     c = coins.load(info.keygen_coin_bytes(), fmt::format("{} keygen", info.name));
   } else {
-    c = SecretBytes(info.keygen_coin_bytes());
-    with_file_context("key generation failed", {}, [&] { random_bytes(c.span()); });
+    c = with_file_context("key generation failed", {}, [&] { return random_keygen_coins(s); });
   }
   const keyfile::PrivateKey key = with_file_context("key generation failed", {}, [&] {
     if (seeded) return keyfile::private_key_from_seed(s, c);

@@ -32,8 +32,9 @@ std::string list_text() {
   }
   out +=
       "(sizes in bytes: public key, expanded secret key, ciphertext, shared secret, private seed,\n"
-      " and the random bytes keygen/encaps draw, which --coins supplies; the secret key of X-Wing and\n"
-      " X25519MLKEM768 is their seed, and their expanded key exists in memory only)\n\n";
+      " and the coins keygen/encaps use, which --coins supplies (NTRU expands its coins from a 32-byte\n"
+      " draw); the secret key of X-Wing and X25519MLKEM768 is their seed, and their expanded key exists\n"
+      " in memory only)\n\n";
   std::string impls;
   for (const auto name : simd::usable_implementations()) impls += (impls.empty() ? "" : ", ") + std::string(name);
   const auto& f = simd::cpu_features();

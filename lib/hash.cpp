@@ -181,6 +181,24 @@ void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) n
   one_shot(kRateShake256, kDsShake, out, in);
 }
 
+void keccak_jobs_ref(const simd::KeccakJob* jobs, int n) noexcept {
+  for (int i = 0; i < n; ++i) {
+    const simd::KeccakJob& job = jobs[i];
+    Sponge sponge(job.rate, job.ds);  // wiped by its destructor
+    sponge.absorb({job.in[0], job.inlen[0]});
+    sponge.absorb({job.in[1], job.inlen[1]});
+    if (job.consume == nullptr) {
+      sponge.squeeze({job.out, job.outlen});
+      continue;
+    }
+    std::uint8_t block[kRateShake128 + 8] = {};  // the widest rate, readable 8 bytes past it
+    do {
+      sponge.squeeze({block, job.rate});
+    } while (job.consume(job.ctx, block));
+    secure_wipe(block, sizeof block);
+  }
+}
+
 void sha256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) noexcept {
   Sha256State s;
   std::memcpy(s.h, kSha256H0, sizeof s.h);

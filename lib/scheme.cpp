@@ -209,6 +209,26 @@ ByteView expand_if_seed(ByteView sk, SecretBytes& keep) {
   return sk;
 }
 
+/// n coins for a randomized operation of K from the random source: as they are, or, for a
+/// family that expands a short draw (NTRU: K::expand_coins), 32 bytes expanded. The seed is
+/// poisoned during the expansion, as the derandomized entry points poison their coins, so the
+/// constant-time tests check the expansion too.
+template <class K>
+SecretBytes draw_coins(std::size_t n) {
+  SecretBytes coins(n);
+  if constexpr (requires(In<32> seed, std::span<std::uint8_t> out) { K::expand_coins(seed, out); }) {
+    Secret<32> seed;
+    random_bytes(seed.span());
+    ct::poison(seed.bytes, sizeof seed.bytes);
+    K::expand_coins(seed.view(), coins.span());
+    ct::declassify(seed.bytes, sizeof seed.bytes);  // wiped by its destructor
+    ct::declassify(coins.data(), coins.size());     // handed to the caller, as random_bytes' are
+  } else {
+    random_bytes(coins.span());
+  }
+  return coins;
+}
+
 }  // namespace
 
 std::span<const SchemeInfo> all_schemes() noexcept { return kSchemes; }
@@ -278,11 +298,15 @@ KeyPair keygen_derand(Scheme s, ByteView coins) {
   });
 }
 
-KeyPair keygen(Scheme s) {
-  SecretBytes coins(scheme_info(s).keygen_coin_bytes());
-  random_bytes(coins.span());
-  return keygen_derand(s, coins);
+SecretBytes random_keygen_coins(Scheme s) {
+  return with_kem(s, [&]<class K>() { return draw_coins<K>(K::keygen_coin_bytes); });
 }
+
+SecretBytes random_encaps_coins(Scheme s) {
+  return with_kem(s, [&]<class K>() { return draw_coins<K>(K::encaps_coin_bytes); });
+}
+
+KeyPair keygen(Scheme s) { return keygen_derand(s, random_keygen_coins(s)); }
 
 Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins) {
   const SchemeInfo& info = scheme_info(s);
@@ -300,11 +324,7 @@ Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins) {
   });
 }
 
-Encapsulation encaps(Scheme s, ByteView pk) {
-  SecretBytes coins(scheme_info(s).encaps_coin_bytes());
-  random_bytes(coins.span());
-  return encaps_derand(s, pk, coins);
-}
+Encapsulation encaps(Scheme s, ByteView pk) { return encaps_derand(s, pk, random_encaps_coins(s)); }
 
 SecretBytes decaps(Scheme s, ByteView sk_in, ByteView ct) {
   const SchemeInfo& info = scheme_info(s);

@@ -109,7 +109,17 @@ PQKEM_API std::string_view random_source_description(RandomSource source) noexce
 /// "system" or "openssl" in any case; nullopt otherwise.
 PQKEM_API std::optional<RandomSource> parse_random_source(std::string_view name) noexcept;
 
-/// Randomized key generation; coins from random_source() (Errc::rng_failure if it fails).
+/// The coins a randomized key generation / encapsulation uses, keygen_coin_bytes() /
+/// encaps_coin_bytes() of them, from random_source() (Errc::rng_failure if it fails):
+/// keygen(s) is keygen_derand(s, random_keygen_coins(s)), and encaps likewise. ML-KEM and the
+/// hybrids draw their coins as they are (32 to 96 bytes). NTRU draws 32 bytes and expands them
+/// with SHAKE256 into its 1.4 to 3.9 KB of sampling bytes (eight streams SHAKE256(seed || i);
+/// lib/ntru/sample.hpp, expand_coins), the same bytes on every implementation.
+PQKEM_API SecretBytes random_keygen_coins(Scheme s);
+PQKEM_API SecretBytes random_encaps_coins(Scheme s);
+
+/// Randomized key generation; coins from random_keygen_coins(s) (Errc::rng_failure if the
+/// random source fails).
 PQKEM_API KeyPair keygen(Scheme s);
 /// Deterministic key generation from exactly the bytes keygen would draw, concatenated
 /// (ML-KEM: d || z, 64 bytes; this is also the ML-KEM private seed; NTRU: sampling seed ||
@@ -118,7 +128,7 @@ PQKEM_API KeyPair keygen(Scheme s);
 /// form; for the hybrids its first seed_bytes bytes are the seed.
 PQKEM_API KeyPair keygen_derand(Scheme s, ByteView coins);
 
-/// Randomized encapsulation. Checks the key first (length: bad_length; ML-KEM modulus check,
+/// Randomized encapsulation, coins from random_encaps_coins(s). Checks the key first (length: bad_length; ML-KEM modulus check,
 /// also on a hybrid's ML-KEM half, NTRU nonzero unused bits in the last byte, an
 /// X25519MLKEM768 key whose X25519 part has small order: invalid_encaps_key).
 PQKEM_API Encapsulation encaps(Scheme s, ByteView pk);

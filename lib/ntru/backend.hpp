@@ -156,6 +156,9 @@ struct RefBackend {
     hash::sha3_256(k0, {m0});
     hash::sha3_256(k1, {m1a, m1b});
   }
+  /// Runs a batch of sponges (simd/keccak/keccak_job.hpp), one after another: expand_coins'
+  /// SHAKE256 streams.
+  static void keccak_jobs(const simd::KeccakJob* jobs, int n) noexcept { hash::keccak_jobs_ref(jobs, n); }
 };
 
 #if PQKEM_HAVE_AVX2
@@ -164,10 +167,12 @@ struct RefBackend {
 #define PQKEM_NTRU_BACKEND Avx2Backend
 #define PQKEM_NTRU_KERNELS avx2
 #define PQKEM_NTRU_SHA3_PAIR simd::avx2::sha3_256_x2_avx2
+#define PQKEM_NTRU_KECCAK_JOBS simd::avx2::keccak_jobs_avx2
 #include "ntru/simd_backend.inc"
 #undef PQKEM_NTRU_BACKEND
 #undef PQKEM_NTRU_KERNELS
 #undef PQKEM_NTRU_SHA3_PAIR
+#undef PQKEM_NTRU_KECCAK_JOBS
 #endif
 
 #if PQKEM_HAVE_AVX512
@@ -177,10 +182,12 @@ struct RefBackend {
 #define PQKEM_NTRU_BACKEND Avx512Backend
 #define PQKEM_NTRU_KERNELS avx512
 #define PQKEM_NTRU_SHA3_PAIR simd::avx512::sha3_256_x2_avx512
+#define PQKEM_NTRU_KECCAK_JOBS simd::avx512::keccak_jobs_avx512
 #include "ntru/simd_backend.inc"
 #undef PQKEM_NTRU_BACKEND
 #undef PQKEM_NTRU_KERNELS
 #undef PQKEM_NTRU_SHA3_PAIR
+#undef PQKEM_NTRU_KECCAK_JOBS
 #endif
 
 /// X(P, B) for every backend B of this build (explicit instantiations).

@@ -22,6 +22,11 @@ constexpr std::uint16_t inverse_mod_2_16(std::uint32_t n) {
 }  // namespace
 
 template <class P, class B>
+void Kem<P, B>::expand_coins(In<32> seed, std::span<std::uint8_t> coins) noexcept {
+  ntru::expand_coins(seed, coins, &B::keccak_jobs);
+}
+
+template <class P, class B>
 void Kem<P, B>::keygen_derand(In<keygen_coin_bytes> coins, Out<pk_bytes> pk, Out<sk_bytes> sk) {
   const auto seed = coins.template first<P::sample_fg_bytes>();
   const auto prf_key = coins.template last<P::prf_key_bytes>();

@@ -9,7 +9,8 @@
 //
 // The derandomized entry points take exactly the bytes the reference code's randombytes()
 // supplies, in the same order: key generation draws the sampling seed then the PRF key (two
-// calls), encapsulation draws the sampling bytes (one call).
+// calls), encapsulation draws the sampling bytes (one call). The randomized operations of the
+// API (pqkem::keygen, pqkem::encaps) make those bytes with expand_coins from a 32-byte draw.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +43,9 @@ struct Kem {
   static constexpr std::string_view invalid_sk_why =
       " secret key is invalid: a packed polynomial is not a canonical encoding";
 
+  /// The coins of a randomized operation (keygen_coin_bytes or encaps_coin_bytes of them) from
+  /// the 32 bytes drawn for it: ntru::expand_coins (sample.hpp) on this backend's Keccak lanes.
+  static void expand_coins(In<32> seed, std::span<std::uint8_t> coins) noexcept;
   /// crypto_kem_keypair with its two randombytes() outputs given: seed || PRF key.
   static void keygen_derand(In<keygen_coin_bytes> coins, Out<pk_bytes> pk, Out<sk_bytes> sk);
   /// crypto_kem_enc with its randombytes() output given. The caller has checked pk (check_pk).

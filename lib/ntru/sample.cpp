@@ -1,6 +1,7 @@
 // NTRU samplers: iid, iid plus, fixed type (see sample.hpp).
 #include "ntru/sample.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "ct.hpp"
@@ -74,6 +75,23 @@ void sample_fixed_type_ref(Poly<P>& r, const std::uint8_t* u) noexcept {
 
 template <class P>
 using IidBytes = std::span<const std::uint8_t, P::sample_iid_bytes>;
+
+void expand_coins(std::span<const std::uint8_t, kCoinSeedBytes> seed, std::span<std::uint8_t> out,
+                  KeccakJobsFn run) noexcept {
+  constexpr std::size_t rate = 136;  // SHAKE256
+  static constexpr std::uint8_t kIndex[kCoinStreams] = {0, 1, 2, 3, 4, 5, 6, 7};
+  const std::size_t blocks = (out.size() + rate - 1) / rate;
+  simd::KeccakJob jobs[kCoinStreams];
+  int n = 0;
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < kCoinStreams && offset < out.size(); ++i) {
+    const std::size_t stream_blocks = blocks / kCoinStreams + (i < blocks % kCoinStreams ? 1 : 0);
+    const std::size_t len = std::min(stream_blocks * rate, out.size() - offset);
+    jobs[n++] = {rate, 0x1F, {seed.data(), &kIndex[i]}, {seed.size(), 1}, out.data() + offset, len, nullptr, nullptr};
+    offset += len;
+  }
+  if (n > 0) run(jobs, n);
+}
 
 #define PQKEM_NTRU_INSTANTIATE_SAMPLE(P)                                                                     \
   template void sample_iid<P>(Poly<P>&, IidBytes<P>) noexcept;                                               \

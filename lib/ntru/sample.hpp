@@ -6,8 +6,34 @@
 #include <span>
 
 #include "ntru/poly.hpp"
+#include "simd/keccak/keccak_job.hpp"
 
 namespace pqkem::ntru {
+
+/// The bytes pqkem draws from the random source for a randomized NTRU operation (keygen(s),
+/// encaps(s, pk)); expand_coins turns them into the operation's coins.
+inline constexpr std::size_t kCoinSeedBytes = 32;
+/// Number of SHAKE256 streams in expand_coins.
+inline constexpr std::size_t kCoinStreams = 8;
+/// A sponge-batch runner: hash::keccak_jobs_ref or one of its SIMD twins (the backend's
+/// keccak_jobs kernel); all give the same bytes.
+using KeccakJobsFn = void (*)(const simd::KeccakJob* jobs, int n) noexcept;
+
+/// The coins of a randomized NTRU operation from a 32-byte seed. The round-3 algorithms take
+/// uniform bytes (key generation: Sample_fg bytes || PRF key; encapsulation: Sample_rm bytes,
+/// 1.4 to 3.9 KB), which the reference code draws from randombytes(). pqkem draws the seed and
+/// expands it with SHAKE256 used as a PRF on eight streams:
+///
+///   B = ceil(|out| / 136) blocks; stream i (0 <= i < 8) gives b_i = floor(B / 8) + [i < B mod 8]
+///   of them: S_i = the first 136 b_i bytes of SHAKE256(seed || i), i as one byte;
+///   out = the first |out| bytes of S_0 || S_1 || ... || S_7.
+///
+/// Eight streams so that the AVX-512 backend runs them on its 8-way permutation (AVX2: on two
+/// rounds of its 4-way one); whole blocks per stream so that the total is B permutations, as one
+/// SHAKE256 stream of |out| bytes would be. The bytes depend only on seed and |out| (public),
+/// never on the runner. Constant time in seed.
+void expand_coins(std::span<const std::uint8_t, kCoinSeedBytes> seed, std::span<std::uint8_t> out,
+                  KeccakJobsFn run) noexcept;
 
 /// Sample_iid: r_i = u_i mod 3 for i < n - 1, r_{n-1} = 0. Out: S3.
 template <class P>

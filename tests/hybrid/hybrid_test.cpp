@@ -125,7 +125,9 @@ void check_rfc7748() {
     ASSERT_TRUE(ok);
     u = k;
     k = next;
-    if (i == 1) EXPECT_EQ(k, unhex("422c8e7a6227d7bca1350b3e2bb7279f7897b87bb6854b783c60e80311ae3079"));
+    if (i == 1) {
+      EXPECT_EQ(k, unhex("422c8e7a6227d7bca1350b3e2bb7279f7897b87bb6854b783c60e80311ae3079"));
+    }
   }
   EXPECT_EQ(k, unhex("684cf59ba83309552800ef566f2f4d3c1c3887c49360e3875f2eb94d99532c51"));
   // Section 6.1: the Diffie-Hellman example, through the base-point path as well.
@@ -472,7 +474,9 @@ TEST(HybridKat, NoNistKatProcedure) {
   for (const SchemeInfo& i : all_schemes()) {
     const bool hybrid = i.family == "hybrid";
     EXPECT_EQ(has_kat_procedure(i.scheme), !hybrid) << i.name;
-    if (hybrid) EXPECT_TRUE(throws(Errc::bad_argument, [&] { (void)kat_rsp(i.scheme, 1); })) << i.name;
+    if (hybrid) {
+      EXPECT_TRUE(throws(Errc::bad_argument, [&] { (void)kat_rsp(i.scheme, 1); })) << i.name;
+    }
   }
   EXPECT_NE(kat_rsp(Scheme::MlKem512, 1).find("count = 0"), std::string::npos);
 }
