@@ -51,12 +51,13 @@ struct SchemeInfo {
   /// key; X25519MLKEM768 d || z || X25519 private key (96). For the hybrids the seed is the
   /// standard secret key, and the expanded form (sk_bytes) starts with it.
   std::size_t seed_bytes;
-  /// Random bytes keygen / encaps draw, as the sizes of the successive RNG calls; the KAT
-  /// generator replays them call by call (NIST's DRBG output depends on the call sizes).
-  /// ML-KEM keygen: {64}, one call for d || z (as the reference code does; the published
-  /// KAT hashes confirm it); encaps: {32} for m. NTRU keygen: {Sample_fg bytes, 32} (sampling
-  /// seed, then PRF key), encaps: {Sample_rm bytes} (as the round-3 reference code draws them).
-  /// Unused entries are 0.
+  /// The coins of keygen_derand / encaps_derand, as the sizes of the successive RNG calls the
+  /// reference code makes for them; the KAT generator replays them call by call (NIST's DRBG
+  /// output depends on the call sizes). ML-KEM keygen: {64}, one call for d || z (as the
+  /// reference code does; the published KAT hashes confirm it); encaps: {32} for m. NTRU
+  /// keygen: {Sample_fg bytes, 32} (sampling seed, then PRF key), encaps: {Sample_rm bytes} (as
+  /// the round-3 reference code draws them; keygen() and encaps() make them from a 32-byte
+  /// draw instead, random_keygen_coins). Unused entries are 0.
   std::size_t keygen_draws[2];
   std::size_t encaps_draws[2];
 
