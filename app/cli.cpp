@@ -121,9 +121,9 @@ void CommandBuilder::rng(OptString& target, const std::string& what) {
 void CommandBuilder::coins(OptString& target, const std::string& what) {
   add_string_option(m_target.cmd, "--coins", target,
                     fmt::format("FOR TESTING ONLY: makes the operation deterministic by supplying exactly the "
-                                "coins it would otherwise take from the random source ({}), as hex or as @FILE (hex or raw; @- "
-                                "for stdin). A "
-                                "wrong length is an error. Never use fixed coins for real keys or secrets.",
+                                "coins it would otherwise take from the random source ({}), as hex or as @FILE "
+                                "(hex or raw; @- for stdin). A wrong length is an error. Never use fixed coins for "
+                                "real keys or secrets.",
                                 what))
       ->option_text("HEX|@FILE");
 }

@@ -129,9 +129,9 @@ PQKEM_API KeyPair keygen(Scheme s);
 /// form; for the hybrids its first seed_bytes bytes are the seed.
 PQKEM_API KeyPair keygen_derand(Scheme s, ByteView coins);
 
-/// Randomized encapsulation, coins from random_encaps_coins(s). Checks the key first (length: bad_length; ML-KEM modulus check,
-/// also on a hybrid's ML-KEM half, NTRU nonzero unused bits in the last byte, an
-/// X25519MLKEM768 key whose X25519 part has small order: invalid_encaps_key).
+/// Randomized encapsulation, coins from random_encaps_coins(s). Checks the key first (length:
+/// bad_length; ML-KEM modulus check, also on a hybrid's ML-KEM half, NTRU nonzero unused bits in
+/// the last byte, an X25519MLKEM768 key whose X25519 part has small order: invalid_encaps_key).
 PQKEM_API Encapsulation encaps(Scheme s, ByteView pk);
 /// Deterministic encapsulation (ML-KEM: coins = m, 32 bytes; NTRU: the Sample_rm bytes;
 /// the hybrids: m || X25519 ephemeral private key, 64 bytes, X-Wing's eseed). For testing only.
