@@ -57,15 +57,13 @@ void Kem<P, B>::encaps_derand(In<pk_bytes> pk, In<encaps_coin_bytes> coins, Out<
   ct::declassify(ct_x.data(), ct_x.size());
   Secret<32> ss_x;
   const bool nonzero = x25519::shared(ss_x.span(), ek_x, pk_x);
-  if constexpr (!P::kXWing) {
-    // check_pk has rejected such a key already; this guards direct calls.
-    if (!nonzero) throw Error(Errc::invalid_encaps_key, "X25519MLKEM768" + std::string(small_order_pk_why));
-  }
   if constexpr (P::kXWing) {
     Secret<32> ss_m;
     MlKem<P, B>::encaps_derand(pk.template first<M::ek_bytes>(), m, ct.template first<M::ct_bytes>(), ss_m.span());
     xwing_combiner(ss, ss_m.view(), ss_x.view(), ct_x, pk_x);
   } else {
+    // check_pk has rejected such a key already; this guards direct calls.
+    if (!nonzero) throw Error(Errc::invalid_encaps_key, "X25519MLKEM768" + std::string(small_order_pk_why));
     MlKem<P, B>::encaps_derand(pk.template first<M::ek_bytes>(), m, ct.template first<M::ct_bytes>(),
                                ss.template first<32>());
     std::copy(ss_x.bytes, ss_x.bytes + 32, ss.begin() + 32);

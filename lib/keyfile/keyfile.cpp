@@ -3,6 +3,7 @@
 #include <openssl/crypto.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
@@ -46,6 +47,9 @@ constexpr OidEntry kOids[] = {
     {Scheme::XWing, {0x2b, 0x06, 0x01, 0x04, 0x01, 0x83, 0xe6, 0x2d, 0x81, 0xc8, 0x7a}, 11, "1.3.6.1.4.1.62253.25722",
      kXWingDraft, PrivateKeyLayout::raw_seed},
 };
+// der_kind_by_prefix compares 8 bytes of each OID, after headers in DER's short form.
+static_assert(std::all_of(std::begin(kOids), std::end(kOids),
+                          [](const OidEntry& e) { return e.size >= 8 && e.size < 128; }));
 
 /// Algorithms whose keys are likely to be given by mistake, by the contents of their OIDs, so
 /// that a message can say what a key is without printing the OID read from the input (a
@@ -420,16 +424,20 @@ PrivateKey decode_pkcs8(ByteView input) {
 bool starts_like_der(ByteView bytes) noexcept { return bytes.size() >= 2 && bytes[0] == der::kSequence; }
 
 std::optional<DerKind> der_kind_by_prefix(ByteView input) noexcept {
-  // What follows the outer SEQUENCE's header in every RFC 9935 key file: the AlgorithmIdentifier
-  // SEQUENCE { OID 2.16.840.1.101.3.4.4.x } (x, the parameter set, is not compared), preceded in
-  // PKCS#8 by the version INTEGER 0 or 1 (its value is not compared); in an X-Wing key file the
-  // AlgorithmIdentifier { 1.3.6.1.4.1.62253.25722 } (its first 12 bytes). -1 matches any byte.
+  // What follows the outer SEQUENCE's header in every key file pqkem reads: the
+  // AlgorithmIdentifier SEQUENCE { OID } of a kOids entry, of which the first 12 bytes are
+  // compared (SEQUENCE and OID headers, 8 bytes of the OID: not ML-KEM's parameter set),
+  // preceded in PKCS#8 by the version INTEGER 0 or 1 (its value is not compared). -1 matches
+  // any byte.
   constexpr int kAny = -1;
-  constexpr int kAlgorithm[] = {der::kSequence, 0x0b, der::kOid, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04};
-  constexpr int kXWingAlgorithm[] = {der::kSequence, 0x0d, der::kOid, 0x0b, 0x2b, 0x06,
-                                     0x01,           0x04, 0x01,      0x83, 0xe6, 0x2d};
+  constexpr std::size_t kCompared = 12;
   constexpr int kVersion[] = {der::kInteger, 0x01, kAny};
-  static_assert(std::size(kAlgorithm) == 2 + 2 + 8 && std::size(kXWingAlgorithm) == std::size(kAlgorithm));
+  const auto algorithm_prefix = [](const OidEntry& e) {
+    std::array<int, kCompared> p{der::kSequence, static_cast<int>(der::tlv_size(e.size)), der::kOid,
+                                 static_cast<int>(e.size)};
+    for (std::size_t i = 4; i < kCompared; ++i) p[i] = e.bytes[i - 4];
+    return p;
+  };
   // Equal bytes of `pattern` at `at` (out of range: unequal), best over the outer header sizes
   // DER allows for these files (2, 3 or 4 bytes: short form, 0x81 n, 0x82 n n).
   const auto best = [&](std::initializer_list<std::span<const int>> parts) {
@@ -448,8 +456,12 @@ std::optional<DerKind> der_kind_by_prefix(ByteView input) noexcept {
     }
     return most;
   };
-  const int spki = std::max(best({kAlgorithm}), best({kXWingAlgorithm}));
-  const int pkcs8 = std::max(best({kVersion, kAlgorithm}), best({kVersion, kXWingAlgorithm}));
+  int spki = 0, pkcs8 = 0;
+  for (const auto& e : kOids) {
+    const auto algorithm = algorithm_prefix(e);
+    spki = std::max(spki, best({algorithm}));
+    pkcs8 = std::max(pkcs8, best({kVersion, algorithm}));
+  }
   // 9 of the 12 compared bytes: a few damaged bytes still leave the file recognised, and
   // unrelated bytes (a raw key, a truncated hex key) match with a chance below 2^-60.
   constexpr int kEnough = 9;
