@@ -21,17 +21,18 @@ void run_convert(const ConvertOptions& opts) {
     const std::size_t n = in.bytes.size();
     bool pk = false;
     bool sk = false;
-    std::string ct_of;  // "X-Wing or X25519MLKEM768": the schemes with ciphertexts of this size
+    std::vector<Scheme> ct_of;  // the schemes with ciphertexts of this size (X-Wing and X25519MLKEM768 share one)
     for (const auto& info : all_schemes()) {
       if (algorithm && info.scheme != *algorithm) continue;
       pk = pk || n == info.pk_bytes;
       sk = sk || n == info.sk_bytes || seed_size(info.scheme) == n;
-      if (n == info.ct_bytes) ct_of += (ct_of.empty() ? "" : " or ") + std::string(info.name);
+      if (n == info.ct_bytes) ct_of.push_back(info.scheme);
     }
     if (!pk && !sk) {
       const std::string what =
           ct_of.empty() ? std::string()
-                        : fmt::format("; that is the ciphertext size of {}, and convert re-encodes keys", ct_of);
+                        : fmt::format("; that is the ciphertext size of {}, and convert re-encodes keys",
+                                      scheme_names(ct_of, "or"));
       throw_failure(fmt::format("input has {} bytes ({}): not the size of any public key, secret key or seed{}{}", n,
                                 how_read(in.from_hex),
                                 algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string(), what),

@@ -180,12 +180,8 @@ void run_info(const InfoOptions& opts) {
       common(Kind::seed, shape, seeds.front());
       r.add_number("seed bytes", "seed_bytes", n);
       JsonValue names = JsonValue::array();
-      std::string text;
-      for (const auto s : seeds) {
-        names.push(JsonValue::string(scheme_info(s).name));
-        text += (text.empty() ? "" : ", ") + std::string(scheme_info(s).name);
-      }
-      r.fields.push_back({"seed of", "seed_of", text, std::move(names)});
+      for (const auto s : seeds) names.push(JsonValue::string(scheme_info(s).name));
+      r.fields.push_back({"seed of", "seed_of", scheme_names(seeds, "or"), std::move(names)});
       // 32 and 64 bytes are also shared secret sizes: the bytes alone cannot tell.
       const bool ss_size = std::any_of(all_schemes().begin(), all_schemes().end(),
                                        [&](const SchemeInfo& i) { return i.ss_bytes == n; });

@@ -281,6 +281,9 @@ const char* how_read(bool from_hex) noexcept;
 /// The private seed size of `s` if its keys can be given as a seed that keygen_derand
 /// expands (ML-KEM: 64, d || z; X-Wing 32, X25519MLKEM768 96); nullopt otherwise (NTRU).
 std::optional<std::size_t> seed_size(Scheme s) noexcept;
+/// The names of `schemes`: "X-Wing", "X-Wing or X25519MLKEM768", "ML-KEM-512, ML-KEM-768 and
+/// ML-KEM-1024" (`last_sep` "and").
+std::string scheme_names(const std::vector<Scheme>& schemes, const char* last_sep);
 /// True if the standard secret key of `s` is its seed and pqkem's expanded form (sk_bytes) is
 /// in memory only: the hybrids (hybrid/hybrid.hpp). Their key files always hold the seed; an
 /// expanded key is neither written nor read, and --sk-form expanded or both is a usage error.

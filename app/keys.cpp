@@ -75,13 +75,6 @@ std::string list_sizes(Part p) {
   return join_words(words, "or") + " bytes";
 }
 
-/// "X-Wing" or "ML-KEM-512, ML-KEM-768 and ML-KEM-1024".
-std::string scheme_names(const std::vector<Scheme>& schemes, const char* last_sep) {
-  std::vector<std::string> names;
-  for (const auto s : schemes) names.emplace_back(scheme_info(s).name);
-  return join_words(names, last_sep);
-}
-
 /// Exit 2: raw input of `n` bytes that is the `what` of several schemes (the hybrids' public
 /// keys and ciphertexts); -a must say which.
 [[noreturn]] void ambiguous_size(const char* what, std::size_t n, bool from_hex, const std::vector<Scheme>& schemes,
@@ -137,6 +130,12 @@ void check_algorithm(Scheme got, std::optional<Scheme> algorithm, const char* wh
 }  // namespace
 
 const char* how_read(bool from_hex) noexcept { return from_hex ? "read as hex" : "read as raw bytes"; }
+
+std::string scheme_names(const std::vector<Scheme>& schemes, const char* last_sep) {
+  std::vector<std::string> names;
+  for (const auto s : schemes) names.emplace_back(scheme_info(s).name);
+  return join_words(names, last_sep);
+}
 
 bool secret_key_is_seed(Scheme s) noexcept { return scheme_info(s).family == "hybrid"; }
 
