@@ -181,9 +181,9 @@ void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) n
   one_shot(kRateShake256, kDsShake, out, in);
 }
 
-void keccak_jobs_ref(const simd::KeccakJob* jobs, int n) noexcept {
+void keccak_jobs_ref(const KeccakJob* jobs, int n) noexcept {
   for (int i = 0; i < n; ++i) {
-    const simd::KeccakJob& job = jobs[i];
+    const KeccakJob& job = jobs[i];
     Sponge sponge(job.rate, job.ds);  // wiped by its destructor
     sponge.absorb({job.in[0], job.inlen[0]});
     sponge.absorb({job.in[1], job.inlen[1]});

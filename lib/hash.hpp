@@ -19,7 +19,7 @@
 #include <span>
 
 #include "secret.hpp"
-#include "simd/keccak/keccak_job.hpp"
+#include "keccak_job.hpp"
 
 namespace pqkem::hash {
 
@@ -64,9 +64,9 @@ private:
 
 /// Runs n independent sponges one after another with the 1-way permutation: the portable twin of
 /// the SIMD batch schedulers (simd::avx2::keccak_jobs_avx2, simd::avx512::keccak_jobs_avx512),
-/// with the same contract (simd/keccak/keccak_job.hpp) and the same bytes out. Every state and
+/// with the same contract (keccak_job.hpp) and the same bytes out. Every state and
 /// buffer is wiped on return.
-void keccak_jobs_ref(const simd::KeccakJob* jobs, int n) noexcept;
+void keccak_jobs_ref(const KeccakJob* jobs, int n) noexcept;
 
 enum class XofKind { shake128, shake256 };
 

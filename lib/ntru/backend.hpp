@@ -156,9 +156,9 @@ struct RefBackend {
     hash::sha3_256(k0, {m0});
     hash::sha3_256(k1, {m1a, m1b});
   }
-  /// Runs a batch of sponges (simd/keccak/keccak_job.hpp), one after another: expand_coins'
+  /// Runs a batch of sponges (keccak_job.hpp), one after another: expand_coins'
   /// SHAKE256 streams.
-  static void keccak_jobs(const simd::KeccakJob* jobs, int n) noexcept { hash::keccak_jobs_ref(jobs, n); }
+  static void keccak_jobs(const KeccakJob* jobs, int n) noexcept { hash::keccak_jobs_ref(jobs, n); }
 };
 
 #if PQKEM_HAVE_AVX2

@@ -81,7 +81,7 @@ void expand_coins(std::span<const std::uint8_t, kCoinSeedBytes> seed, std::span<
   constexpr std::size_t rate = 136;  // SHAKE256
   static constexpr std::uint8_t kIndex[kCoinStreams] = {0, 1, 2, 3, 4, 5, 6, 7};
   const std::size_t blocks = (out.size() + rate - 1) / rate;
-  simd::KeccakJob jobs[kCoinStreams];
+  KeccakJob jobs[kCoinStreams];
   int n = 0;
   std::size_t offset = 0;
   for (std::size_t i = 0; i < kCoinStreams && offset < out.size(); ++i) {

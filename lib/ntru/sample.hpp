@@ -6,7 +6,7 @@
 #include <span>
 
 #include "ntru/poly.hpp"
-#include "simd/keccak/keccak_job.hpp"
+#include "keccak_job.hpp"
 
 namespace pqkem::ntru {
 
@@ -17,7 +17,7 @@ inline constexpr std::size_t kCoinSeedBytes = 32;
 inline constexpr std::size_t kCoinStreams = 8;
 /// A sponge-batch runner: hash::keccak_jobs_ref or one of its SIMD twins (the backend's
 /// keccak_jobs kernel); all give the same bytes.
-using KeccakJobsFn = void (*)(const simd::KeccakJob* jobs, int n) noexcept;
+using KeccakJobsFn = void (*)(const KeccakJob* jobs, int n) noexcept;
 
 /// The coins of a randomized NTRU operation from a 32-byte seed. The round-3 algorithms take
 /// uniform bytes (key generation: Sample_fg bytes || PRF key; encapsulation: Sample_rm bytes,

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "simd/keccak/keccak_job.hpp"
+#include "keccak_job.hpp"
 
 namespace pqkem::simd::avx2 {
 
@@ -41,9 +41,6 @@ void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std:
 /// as two lanes of the 4-way permutation while both have blocks left, then the longer one alone.
 void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
                       const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept;
-
-/// One sponge of a batch (simd/keccak/keccak_job.hpp).
-using simd::KeccakJob;
 
 /// Runs n independent sponges on the four lanes of the 4-way permutation: jobs enter in order,
 /// each into the first lane that is free, so sponges of different rates, lengths and output

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "simd/keccak/keccak_job.hpp"
+#include "keccak_job.hpp"
 
 namespace pqkem::simd::avx512 {
 

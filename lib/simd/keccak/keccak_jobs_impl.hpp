@@ -1,5 +1,5 @@
 // pqkem: the sponge-batch scheduler shared by the AVX2 and AVX-512 Keccak files (KeccakJob,
-// simd/keccak/keccak_job.hpp). Include it only from a translation unit compiled with AVX2 or
+// keccak_job.hpp). Include it only from a translation unit compiled with AVX2 or
 // wider: everything here has internal linkage (anonymous namespace), so each file gets its own
 // copy compiled with its own flags and the linker can never hand one file's code to another.
 //
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/keccak/keccak_job.hpp"
+#include "keccak_job.hpp"
 
 namespace pqkem::simd {
 namespace {

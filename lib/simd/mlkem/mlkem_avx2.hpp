@@ -19,12 +19,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "keccak_job.hpp"  // plain data, no code
 #include "mlkem/xof_batch.hpp"  // plain data, no code
-#include "simd/keccak/keccak_job.hpp"
 
 namespace pqkem::simd::avx2 {
-
-using simd::KeccakJob;
 
 /// 16 x 16 transposition: converts between the FIPS 203 order and the AVX2 order of T_q.
 void mlkem_transpose_avx2(std::int16_t a[256]) noexcept;

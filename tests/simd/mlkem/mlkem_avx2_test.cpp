@@ -632,7 +632,7 @@ struct BlockSink {
 };
 
 /// Random batches of up to max_jobs sponges through `run` (a keccak_jobs_* scheduler).
-void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const simd::KeccakJob*, int) noexcept, int max_jobs) {
+void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) noexcept, int max_jobs) {
   const auto random_bytes = [&](std::size_t n) {
     std::vector<std::uint8_t> v(n);
     for (auto& x : v) x = static_cast<std::uint8_t>(rng());
@@ -645,7 +645,7 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const simd::KeccakJob*,
     std::vector<std::vector<std::uint8_t>> msg(n), out(n);
     std::vector<std::size_t> split(n), outlen(n);
     std::vector<BlockSink> sink(n);
-    std::vector<simd::KeccakJob> jobs(n);
+    std::vector<KeccakJob> jobs(n);
     for (int i = 0; i < n; ++i) {
       kind[i] = kinds[rng() % 4];
       const std::size_t len = static_cast<std::size_t>(rng() % (5 * kind[i].rate + 4));
@@ -676,6 +676,13 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const simd::KeccakJob*,
 }
 
 TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) { check_keccak_jobs(rng, av::keccak_jobs_avx2, 12); }
+
+// The schedulers' portable twin (NTRU's coin expansion runs on it under the portable backend),
+// through the same batches: consumers included, which the expansion itself never uses.
+TEST(KeccakJobsRef, MatchesThePortableSponges) {
+  std::mt19937_64 rng(0x6a6f6273);
+  check_keccak_jobs(rng, hash::keccak_jobs_ref, 12);
+}
 
 // The ML-KEM batch (hashes, matrix entries, noise of both etas, in any mix) under a SIMD backend and the portable one.
 template <class B>

@@ -1,11 +1,12 @@
-// pqkem: one sponge of a batch for the multi-lane Keccak schedulers (keccak_jobs_avx2,
-// keccak_jobs_avx512). Included by portable translation units too: a plain struct, no code.
+// pqkem: one sponge of a batch for the Keccak batch runners: the SIMD schedulers
+// (simd::avx2::keccak_jobs_avx2, simd::avx512::keccak_jobs_avx512) and their portable twin
+// (hash::keccak_jobs_ref). A plain struct, no code, below both.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-namespace pqkem::simd {
+namespace pqkem {
 
 /// One sponge (FIPS 202, section 4): the message in[0] || in[1] (a null piece has length 0),
 /// padded with the domain bits `ds` (0x06 SHA-3, 0x1F SHAKE) and pad10*1 at `rate` bytes: 168
@@ -23,4 +24,4 @@ struct KeccakJob {
   void* ctx;
 };
 
-}  // namespace pqkem::simd
+}  // namespace pqkem
