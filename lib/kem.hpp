@@ -22,7 +22,8 @@ using Out = std::span<std::uint8_t, N>;
 /// K::pk_bytes, sk_bytes, ct_bytes, ss_bytes: the encodings; keygen_coin_bytes and encaps_coin_bytes:
 /// the random bytes each randomized operation draws; secret_prefix_bytes / secret_suffix_bytes:
 /// where the secret parts of sk lie (for constant-time poisoning; the middle is public).
-/// The entry points: keygen_derand, encaps_derand, decaps (returns false only when the secret
+/// The entry points: keygen_derand (throws pqkem::Error, outputs wiped, for coins that give no
+/// key pair: NTRU's f = 0 or g = 0), encaps_derand, decaps (returns false only when the secret
 /// key fails the check that the family runs inside decapsulation: then ss is meaningless),
 /// check_pk, check_sk, pk_from_sk.
 template <class K>

@@ -289,8 +289,13 @@ KeyPair keygen_derand(Scheme s, ByteView coins) {
     expect_length(coins, K::keygen_coin_bytes, K::keygen_coins_what.data(), info);
     KeyPair kp{Bytes(K::pk_bytes), SecretBytes(K::sk_bytes)};
     ct::poison(coins.data(), coins.size());
-    K::keygen_derand(fixed<K::keygen_coin_bytes>(coins), Out<K::pk_bytes>(kp.pk.data(), K::pk_bytes),
-                     Out<K::sk_bytes>(kp.sk.data(), K::sk_bytes));
+    try {
+      K::keygen_derand(fixed<K::keygen_coin_bytes>(coins), Out<K::pk_bytes>(kp.pk.data(), K::pk_bytes),
+                       Out<K::sk_bytes>(kp.sk.data(), K::sk_bytes));
+    } catch (const Error& e) {  // NTRU: coins that give no key pair (kp.sk is wiped by its destructor)
+      ct::declassify(coins.data(), coins.size());
+      throw Error(e.code(), std::string(info.name) + " " + e.what());
+    }
     ct::declassify(coins.data(), coins.size());
     ct::declassify(kp.pk.data(), kp.pk.size());
     ct::declassify(kp.sk.data(), kp.sk.size());  // handed to the caller, who stores it

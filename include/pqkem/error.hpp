@@ -17,7 +17,7 @@ enum class Errc {
   rng_failure,         ///< the system RNG (getrandom(2) or OpenSSL RAND_bytes) failed
   openssl_failure,     ///< an OpenSSL primitive failed or is unavailable
   bad_format,          ///< input could not be parsed (hex, file format, ...)
-  bad_argument,        ///< unknown scheme name or other misuse of the API
+  bad_argument,        ///< unknown scheme name, NTRU keygen coins that give no key, or other misuse of the API
 };
 
 /// Short, stable, human-readable name of an error code ("invalid encapsulation key").

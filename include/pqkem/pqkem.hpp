@@ -120,13 +120,17 @@ PQKEM_API SecretBytes random_keygen_coins(Scheme s);
 PQKEM_API SecretBytes random_encaps_coins(Scheme s);
 
 /// Randomized key generation; coins from random_keygen_coins(s) (Errc::rng_failure if the
-/// random source fails).
+/// random source fails). Runs keygen_derand on them, refusals included (NTRU: probability at
+/// most 2^-799).
 PQKEM_API KeyPair keygen(Scheme s);
 /// Deterministic key generation from exactly the bytes keygen would draw, concatenated
 /// (ML-KEM: d || z, 64 bytes; this is also the ML-KEM private seed; NTRU: sampling seed ||
 /// 32-byte PRF key; X-Wing: the 32-byte seed, its decapsulation key; X25519MLKEM768: d || z ||
 /// X25519 private key, 96 bytes). Errc::bad_length otherwise. The returned sk is the expanded
-/// form; for the hybrids its first seed_bytes bytes are the seed.
+/// form; for the hybrids its first seed_bytes bytes are the seed. NTRU refuses the sampling
+/// seeds for which no key pair exists (Errc::bad_argument, nothing returned): those that sample
+/// f = 0 or g = 0, e.g. a seed of bytes that are all 0 mod 3, for which the round-3 reference
+/// code returns a key that fails the pairwise consistency check. Every NTRU key returned passes it.
 PQKEM_API KeyPair keygen_derand(Scheme s, ByteView coins);
 
 /// Randomized encapsulation, coins from random_encaps_coins(s). Checks the key first (length:

@@ -1,7 +1,9 @@
 // NTRU KEM: key generation, encapsulation, decapsulation with implicit rejection, key checks.
 #include <algorithm>
+#include <string>
 
 #include "ct.hpp"
+#include "error.hpp"
 #include "hash.hpp"
 #include "ntru/backend.hpp"
 #include "ntru/ntru.hpp"
@@ -30,8 +32,16 @@ template <class P, class B>
 void Kem<P, B>::keygen_derand(In<keygen_coin_bytes> coins, Out<pk_bytes> pk, Out<sk_bytes> sk) {
   const auto seed = coins.template first<P::sample_fg_bytes>();
   const auto prf_key = coins.template last<P::prf_key_bytes>();
-  owcpa_keypair<P, B>(pk, sk.template first<P::owcpa_sk_bytes>(), seed);
+  std::uint32_t no_key = owcpa_keypair<P, B>(pk, sk.template first<P::owcpa_sk_bytes>(), seed);
   std::copy(prf_key.begin(), prf_key.end(), sk.begin() + P::owcpa_sk_bytes);
+  // Only the verdict becomes public, as check_sk's does: the caller learns that no key exists for
+  // these coins, which it would learn anyway from the first pairwise check.
+  ct::declassify(&no_key, sizeof no_key);
+  if (no_key != 0) {
+    secure_wipe(sk.data(), sk.size());
+    secure_wipe(pk.data(), pk.size());
+    throw Error(Errc::bad_argument, std::string(refused_coins_why));
+  }
 }
 
 template <class P, class B>

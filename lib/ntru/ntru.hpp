@@ -3,7 +3,7 @@
 // operation.
 //
 //   sk = owcpa sk || PRF key (32 bytes)
-//   KeyGen: seed (Sample_fg bytes) -> owcpa_keypair; PRF key appended.
+//   KeyGen: seed (Sample_fg bytes) -> owcpa_keypair; PRF key appended. Refused if f = 0 or g = 0.
 //   Encaps: coins (Sample_rm bytes) -> (r, m); k = SHA3-256(pack_S3(r) || pack_S3(m)); c = Enc(r, m).
 //   Decaps: (rm, fail) = owcpa_dec(c); k = SHA3-256(rm), or SHA3-256(PRF key || c) if fail.
 //
@@ -42,11 +42,19 @@ struct Kem {
       " public key is invalid: the unused bits of its last byte are not zero";
   static constexpr std::string_view invalid_sk_why =
       " secret key is invalid: a packed polynomial is not a canonical encoding";
+  /// Why keygen_derand refused its coins (lib/scheme.cpp puts the scheme's name first). The same
+  /// for all such coins: nothing of them but the verdict.
+  static constexpr std::string_view refused_coins_why =
+      "key generation coins refused: they sample f = 0 or g = 0, which has no inverse, so no key "
+      "pair exists for them (random coins do this with probability at most 2^-799)";
 
   /// The coins of a randomized operation (keygen_coin_bytes or encaps_coin_bytes of them) from
   /// the 32 bytes drawn for it: ntru::expand_coins (sample.hpp) on this backend's Keccak lanes.
   static void expand_coins(In<32> seed, std::span<std::uint8_t> coins) noexcept;
-  /// crypto_kem_keypair with its two randombytes() outputs given: seed || PRF key.
+  /// crypto_kem_keypair with its two randombytes() outputs given: seed || PRF key. Throws
+  /// Error(Errc::bad_argument, refused_coins_why), with pk and sk wiped, when the seed gives no
+  /// key pair (owcpa_keypair: f = 0 or g = 0), where the reference code returns a key that fails
+  /// the pairwise consistency check. Constant time up to that one declassified verdict.
   static void keygen_derand(In<keygen_coin_bytes> coins, Out<pk_bytes> pk, Out<sk_bytes> sk);
   /// crypto_kem_enc with its randombytes() output given. The caller has checked pk (check_pk).
   static void encaps_derand(In<pk_bytes> pk, In<encaps_coin_bytes> coins, Out<ct_bytes> c, Out<32> shared_key);

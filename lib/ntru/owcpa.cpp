@@ -37,6 +37,23 @@ std::uint32_t check_r_fails(const Poly<P>& r) noexcept {
   return 1u & ~ct::mask_is_zero((bad >> 15) | r.c[P::n - 1]);
 }
 
+/// 1 if f = 0 or g = 0, else 0: exactly when an inverse key generation takes does not exist.
+/// In: f and g as Sample_fg gives them (Z3, coefficient n - 1 zero). Phi_n is irreducible mod 2
+/// and mod 3 (params.hpp), so S3 and S2 are fields, and a polynomial of degree below n - 1 is 0
+/// in them only if it is 0. So f != 0 is invertible in S3. Lifted to Zq, f and g keep their
+/// supports mod 2 (1 and q - 1 are odd), so f, g != 0 make g f invertible in S2, times the units 3
+/// and (HRSS) x - 1 (Phi_n(1) = n is odd), and Newton lifts that inverse mod (q, Phi_n).
+/// (HPS: g has fixed type, never 0; checked all the same, for one rule.)
+template <class P>
+std::uint32_t f_or_g_is_zero(const Poly<P>& f, const Poly<P>& g) noexcept {
+  std::uint16_t f_bits = 0, g_bits = 0;
+  for (std::size_t i = 0; i < P::n; ++i) {
+    f_bits = static_cast<std::uint16_t>(f_bits | f.c[i]);
+    g_bits = static_cast<std::uint16_t>(g_bits | g.c[i]);
+  }
+  return 1u & (ct::mask_is_zero(f_bits) | ct::mask_is_zero(g_bits));
+}
+
 /// Key generation's last four products, from (g f)^-1: h^-1 into sk and h into pk. A function of
 /// its own, not inlined, so that their shared workspace (ProductScratch, up to 48 KB) takes stack
 /// only while they run: as a local of owcpa_keypair it would be reserved in that frame during
@@ -61,11 +78,13 @@ template <class P, class B>
 }  // namespace
 
 template <class P, class B>
-void owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
-                   std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept {
+std::uint32_t owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk,
+                            std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
+                            std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   Poly<P> f, g, finv3, gf, invgf;
   sample_fg<P, B>(f, g, seed);
+  const std::uint32_t no_key = f_or_g_is_zero(f, g);
 
   B::poly_s3_inv(finv3, f);
   B::poly_s3_tobytes(sk.template subspan<0, t>(), f);
@@ -79,6 +98,7 @@ void owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std:
   B::poly_rq_mul(gf, g, f);
   B::poly_rq_inv(invgf, gf);  // (g f)^-1 mod (q, Phi_n)
   keypair_products<P, B>(pk, sk.template subspan<2 * t, P::pack_q_bytes>(), f, g, invgf);
+  return no_key;
 }
 
 template <class P, class B>
@@ -129,9 +149,9 @@ std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::spa
 }
 
 #define PQKEM_NTRU_INSTANTIATE_OWCPA_PB(P, B)                                                              \
-  template void owcpa_keypair<P, B>(std::span<std::uint8_t, P::owcpa_pk_bytes>,                              \
-                                    std::span<std::uint8_t, P::owcpa_sk_bytes>,                              \
-                                    std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept;             \
+  template std::uint32_t owcpa_keypair<P, B>(std::span<std::uint8_t, P::owcpa_pk_bytes>,                     \
+                                             std::span<std::uint8_t, P::owcpa_sk_bytes>,                     \
+                                             std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept;    \
   template void owcpa_enc<P, B>(std::span<std::uint8_t, P::owcpa_ct_bytes>, const Poly<P>&, const Poly<P>&, \
                                 std::span<const std::uint8_t, P::owcpa_pk_bytes>) noexcept;                  \
   template std::uint32_t owcpa_dec<P, B>(std::span<std::uint8_t, P::owcpa_msg_bytes>,                        \

@@ -13,10 +13,16 @@
 
 namespace pqkem::ntru {
 
-/// DPKE.KeyGen from the sampling bytes (Sample_fg). Writes the pk and the OW-CPA part of sk.
+/// DPKE.KeyGen from the sampling bytes (Sample_fg). Writes the pk and the OW-CPA part of sk, and
+/// returns 0 when they are a key pair, 1 when Sample_fg gave f = 0 or g = 0: then f has no
+/// inverse mod (3, Phi_n) or g f none mod (q, Phi_n), and the bytes written fail the pairwise
+/// consistency check (for every encapsulation whose r is nonzero). The reference code does not
+/// check; random seeds give f = 0 or g = 0 with probability at most 2^-799. Constant time: the
+/// result is a value, never a branch.
 template <class P, class B>
-void owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk, std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
-                   std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept;
+[[nodiscard]] std::uint32_t owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk,
+                                          std::span<std::uint8_t, P::owcpa_sk_bytes> sk,
+                                          std::span<const std::uint8_t, P::sample_fg_bytes> seed) noexcept;
 
 /// DPKE.Encrypt: c = r h + Lift(m). In: r with coefficients {0, 1, q - 1} (Rq), m in Z3.
 template <class P, class B>

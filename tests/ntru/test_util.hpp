@@ -27,7 +27,11 @@ class ParamsName {
 public:
   template <class P>
   static std::string GetName(int) {
-    return "n" + std::to_string(P::n) + (P::hps ? "hps" : "hrss");
+    // Appended piece by piece: "n" + std::string trips GCC 12's false -Wrestrict (PR 105651).
+    std::string name = "n";
+    name += std::to_string(P::n);
+    name += P::hps ? "hps" : "hrss";
+    return name;
   }
 };
 
