@@ -153,7 +153,7 @@ std::span<const std::uint8_t, N> fixed(ByteView v) noexcept {
 std::string normalize(std::string_view name) {
   std::string out;
   for (char c : name)
-    if (c != '-' && c != '_' && c != ' ') out.push_back(util::ascii_lower(c));
+    if (c != '-' && c != '_') out.push_back(util::ascii_lower(c));  // a space is no separator: 'ML-KEM-768 ' is a typo
   return out;
 }
 

@@ -146,11 +146,15 @@ PQKEM_API Encapsulation encaps_derand(Scheme s, ByteView pk, ByteView coins);
 
 /// Decapsulation with implicit rejection: a well-formed but wrong ciphertext yields the
 /// pseudo-random rejection secret, not an error. Errors: bad_length (sk or ct),
-/// invalid_decaps_key (ML-KEM: stored H(ek) does not match; NTRU: a packed polynomial of the
-/// key is not a canonical encoding; hybrids: the expanded key is not its seed's expansion),
-/// invalid_ciphertext (X25519MLKEM768 only: an X25519 share of small order). The hybrids
-/// also accept the seed (seed_bytes) as sk and expand it first, as the X-Wing draft's
-/// Decapsulate does; keeping the expanded key saves that work on every call.
+/// invalid_decaps_key (ML-KEM, and a hybrid's ML-KEM part: stored H(ek) does not match; NTRU: a
+/// packed polynomial of the key is not a canonical encoding), invalid_ciphertext
+/// (X25519MLKEM768 only: an X25519 share of small order). The hybrids also accept the seed
+/// (seed_bytes) as sk and expand it first, as the X-Wing draft's Decapsulate does; keeping the
+/// expanded key saves that work on every call. So decaps trusts an expanded hybrid key as the
+/// cache of its seed that keygen made: it does not check that the key is its seed's expansion,
+/// which would cost a key generation per call and undo the cache. check_secret_key does check
+/// it: call it on an expanded key that did not come from this library's keygen (pqkem's files
+/// hold only the seed, so the tool never reads one).
 PQKEM_API SecretBytes decaps(Scheme s, ByteView sk, ByteView ct);
 
 /// Input validation on its own (the checks encaps / decaps perform). Throw on failure.

@@ -136,6 +136,10 @@ TEST(Schemes, NamesAndSizes) {
   EXPECT_EQ(parse_scheme("ml_kem_1024"), Scheme::MlKem1024);
   EXPECT_EQ(parse_scheme("ML-KEM-769"), std::nullopt);
   EXPECT_EQ(parse_scheme("kyber768"), std::nullopt);
+  // Only '-' and '_' separate: a stray space is a typo, not a name.
+  EXPECT_EQ(parse_scheme("ML-KEM-768 "), std::nullopt);
+  EXPECT_EQ(parse_scheme(" ML-KEM-768"), std::nullopt);
+  EXPECT_EQ(parse_scheme("ML KEM 768"), std::nullopt);
   EXPECT_EQ(parse_scheme(""), std::nullopt);
   for (const SchemeInfo& i : all_schemes()) {
     EXPECT_EQ(parse_scheme(i.name), i.scheme);
