@@ -322,13 +322,20 @@ Baseline read_baseline(const std::string& path) {
         row.summary = {e.at("value").get<double>(), std::nullopt};
         b.without_rounds = true;
       }
-      if (!(row.summary.best > 0)) throw std::runtime_error(fmt::format("'{}': value must be positive", row.name));
+      // A median of tick counts is at least 1: a smaller value (1e-320) would make every ratio inf.
+      if (!(row.summary.best >= 1) || !std::isfinite(row.summary.best))
+        throw std::runtime_error(fmt::format("'{}': value must be a tick count of at least 1", row.name));
       if (e.contains("timer_granularity"))
         row.granularity = static_cast<std::uint64_t>(std::max<std::int64_t>(tick_count(e.at("timer_granularity"), row.name), 0));
       if (e.contains("reference")) {
         const nlohmann::json& refs = e.at("reference");
         if (!refs.is_object()) throw std::runtime_error(fmt::format("'{}': reference must be an object", row.name));
-        for (const auto& [name, ticks] : refs.items()) b.references[name] = ticks.get<double>();
+        for (const auto& [name, ticks] : refs.items()) {
+          const double t = ticks.get<double>();
+          if (!(t >= 1) || !std::isfinite(t))
+            throw std::runtime_error(fmt::format("'{}': reference '{}' must be a tick count of at least 1", row.name, name));
+          b.references[name] = t;
+        }
       }
       b.rows.push_back(std::move(row));
     }

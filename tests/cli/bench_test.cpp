@@ -200,6 +200,14 @@ TEST(Bench, BaselineErrors) {
   EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
   std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 0}])J";
   EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
+  // Values below one tick would print every ratio as inf%.
+  std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 1e-320}])J";
+  EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
+  std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 5, "rounds": [5],
+                              "reference": {"keccak": 1e-320}}])J";
+  const Outcome tiny = run(kQuick + "--baseline " + base);
+  EXPECT_EQ(tiny.exit_code, 1);
+  EXPECT_EQ(tiny.out.find("inf%"), std::string::npos);
   EXPECT_EQ(run("bench --impl sse9").exit_code, 2);
   EXPECT_EQ(run("bench -a ML-KEM-513").exit_code, 2);
   EXPECT_EQ(run("bench --iterations 0").exit_code, 2);
