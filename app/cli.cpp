@@ -3,13 +3,17 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 #include <new>
+#include <sstream>
 #include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "output.hpp"
 #include "mlkem/ntt.hpp"
 
 namespace pqkem::cli {
@@ -132,21 +136,38 @@ void CommandBuilder::flag(std::string name, bool& target, std::string help) {
   m_target.cmd.add_flag(std::move(name), target, std::move(help));
 }
 
-void CommandBuilder::integer(std::string name, int& target, std::string help, const IntRange& range) {
-  auto* opt = m_target.cmd.add_option(std::move(name), target, std::move(help));
-  if (range.show_default) opt->capture_default_str();
-  opt->option_text(range.text);
-  if (range.out_of_range.empty()) {
-    opt->check(CLI::Range(range.min, range.max));
-  } else {
-    // Checked before CLI11 converts the value, so that "-1", "abc" and "99999999999" get the
-    // same message as a number out of range.
-    opt->check(CLI::Validator(
-        [in_range = CLI::Range(range.min, range.max), message = range.out_of_range](std::string& value) {
-          return in_range(value).empty() ? std::string() : message;
-        },
-        ""));
+namespace {
+
+/// The value of `text` if it is a plain decimal number (digits only: no sign, no space, no 0x,
+/// and leading zeros do not make it octal) in [lo, hi]; nullopt otherwise.
+std::optional<int> parse_decimal(std::string_view text, int lo, int hi) {
+  if (text.empty() || text.size() > 12) return std::nullopt;
+  long long value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
   }
+  if (value < lo || value > hi) return std::nullopt;
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+void CommandBuilder::integer(std::string name, int& target, std::string help, const IntRange& range) {
+  // Parsed here, not by CLI11, which reads 010 as octal and 0x10 as hex: a count in a script is
+  // decimal. The check runs before the conversion, so "-1", "abc", "0x10" and "99999999999"
+  // all get the range's message.
+  const int lo = range.min;
+  const int hi = range.max;
+  auto* opt = m_target.cmd.add_option_function<std::string>(
+      std::move(name), [&target, lo, hi](const std::string& value) { target = parse_decimal(value, lo, hi).value_or(lo); },
+      std::move(help));
+  if (range.show_default) opt->default_str(std::to_string(target));
+  opt->option_text(range.text);
+  const std::string message =
+      range.out_of_range.empty() ? fmt::format("must be a decimal number from {} to {}", lo, hi) : range.out_of_range;
+  opt->check(CLI::Validator(
+      [lo, hi, message](std::string& value) { return parse_decimal(value, lo, hi) ? std::string() : message; }, ""));
 }
 
 void CommandBuilder::string(std::string name, OptString& target, std::string help, std::string text) {
@@ -185,6 +206,21 @@ std::string first_line(std::string s) {
   const auto nl = s.find('\n');
   if (nl != std::string::npos) s.erase(nl);
   return s;
+}
+
+/// Prints the text of --help or --version (`e`) to stdout, and fails (exit 1) as every other
+/// output does when it cannot be written: a full disk, a closed stdout.
+int print_help(const CLI::App& app, const CLI::ParseError& e) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = app.exit(e, out, err);
+  try {
+    write_stdout(out.str());
+  } catch (const CliError& failed) {
+    report(failed.what(), failed.file());
+    return failed.exit_code();
+  }
+  return code;
 }
 
 /// Adds `command` to `app` with its options, filled into `opts` by the parse.
@@ -230,7 +266,7 @@ int run_command_line(int argc, char** argv, const Program& program) {
       if (cmd->parsed()) command->run(opts);
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version: printed to stdout
+    if (e.get_exit_code() == 0) return print_help(app, e);  // --help, --version
     std::string hint = "pqkem --help";
     for (const auto* sub : app.get_subcommands()) hint = fmt::format("pqkem {} --help", sub->get_name());
     report(fmt::format("{}; see '{}'", first_line(e.what()), hint), {});

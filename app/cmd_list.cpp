@@ -95,6 +95,7 @@ std::string list_json() {
 
 void run_list(const ListOptions& opts) {
   apply_rng_option({});  // PQKEM_RNG: say which source keygen and encaps would use
+  check_engine_environment();
   write_stdout(opts.json ? list_json() : list_text());
 }
 

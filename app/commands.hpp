@@ -166,6 +166,10 @@ void require_data_format(Format format);
 /// environment: unknown names are usage errors (exit 2, listing the valid ones); an
 /// implementation this CPU or build cannot run is a failure (exit 1) saying why.
 void apply_engine_options(const EngineOptions& engine);
+/// Checks PQKEM_IMPL and PQKEM_NTT_PLAN as apply_engine_options does (unknown names: exit 2)
+/// without applying them, for the commands that run no operation (list, --version): a typo in
+/// the environment is reported wherever it is read, not ignored.
+void check_engine_environment();
 /// Applies --rng, else PQKEM_RNG from the environment (empty counts as unset), to the
 /// process's random source: a name other than system or openssl is a usage error (exit 2).
 /// Only the commands that draw random bytes (keygen, encaps, bench) and the ones that report

@@ -26,6 +26,30 @@ void Fd::reset() noexcept {
 
 namespace {
 
+bool g_closed_at_start[3] = {false, false, false};
+
+}  // namespace
+
+bool guard_standard_descriptors() noexcept {
+  // Lowest number first: open(2) returns the lowest free descriptor, which is then the one
+  // being filled (0 before 1 before 2).
+  constexpr int kModes[3] = {O_WRONLY, O_RDONLY, O_WRONLY};
+  for (int fd = 0; fd < 3; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    g_closed_at_start[fd] = true;
+    const int opened = ::open("/dev/null", kModes[fd] | O_NOCTTY);
+    if (opened != fd) {
+      if (opened >= 0) ::close(opened);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool standard_stream_closed(int fd) noexcept { return fd >= 0 && fd < 3 && g_closed_at_start[fd]; }
+
+namespace {
+
 // Hex digits of secret keys and seeds are secret: which range a digit falls in must not show in
 // the timing, so the classifiers are branch-free (hex::digit_mask, ct::in_range_mask).
 bool is_hex_digit(unsigned char c) noexcept { return hex::digit_mask(c) != 0; }
@@ -108,6 +132,8 @@ SecretBytes decode_hex(ByteView text, std::size_t digits) {
 SecretBytes read_input(const std::string& path) {
   const std::string name = input_name(path);
   if (path.empty()) throw_usage("empty file name; give a path or - for stdin");
+  if (path == "-" && standard_stream_closed(STDIN_FILENO))
+    throw_failure("stdin is closed; give the input as a file name, or give it on stdin", name);
   Fd file;  // none for stdin
   if (path != "-") {
     file = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));

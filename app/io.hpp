@@ -48,6 +48,17 @@ private:
   int m_fd = -1;
 };
 
+/// Makes descriptors 0, 1 and 2 safe before pqkem opens any file: each one that is closed is
+/// opened on /dev/null, so that no file opened later can take its number (a closed stdout would
+/// otherwise send "-" output into the first output file). A closed stdin is opened write-only and
+/// a closed stdout read-only, so that reading the one and writing the other still fail (EBADF);
+/// a closed stderr is opened for writing (messages are lost, as they would have been). Call it
+/// first thing in main. False if /dev/null cannot be opened.
+bool guard_standard_descriptors() noexcept;
+
+/// True if descriptor `fd` (0, 1 or 2) was closed when guard_standard_descriptors ran.
+bool standard_stream_closed(int fd) noexcept;
+
 /// Largest input accepted, in bytes. Far above any key or ciphertext, even as spaced hex;
 /// the limit stops `--pk /dev/zero` from eating all memory.
 inline constexpr std::size_t kMaxInputBytes = 1u << 20;

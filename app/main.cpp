@@ -11,6 +11,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "io.hpp"
 #include "simd/cpu.hpp"
 
 #ifndef PQKEM_APP_VERSION
@@ -38,6 +39,7 @@ std::string compiler_name() {
 
 std::string version_text() {
   apply_rng_option({});  // PQKEM_RNG: the source named is the one the commands would use
+  check_engine_environment();
   std::string impls;
   for (const auto name : simd::usable_implementations()) impls += (impls.empty() ? "" : ", ") + std::string(name);
   return "pqkem " PQKEM_APP_VERSION "\n"
@@ -93,9 +95,17 @@ constexpr Program kProgram{
 }  // namespace pqkem::cli
 
 int main(int argc, char** argv) noexcept {
-  // A closed pipe must surface as a write error (cleaned up, exit 1), not kill the process
-  // between writing temporary files and renaming them.
+  // Before anything is opened: a closed stdin, stdout or stderr must not be taken over by an
+  // output file.
+  if (!pqkem::cli::guard_standard_descriptors()) {
+    std::fputs("pqkem: cannot open /dev/null in place of a closed stdin, stdout or stderr\n", stderr);
+    return pqkem::cli::kExitFailure;
+  }
+  // A closed pipe and a file-size limit (ulimit -f) must surface as write errors (cleaned up,
+  // exit 1: "Broken pipe", "File too large"), not kill the process between writing temporary
+  // files and renaming them.
   std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     return pqkem::cli::run_command_line(argc, argv, pqkem::cli::kProgram);
   } catch (const std::exception& e) {

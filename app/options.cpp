@@ -3,6 +3,8 @@
 #include <openssl/crypto.h>
 
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -19,43 +21,72 @@ void require_data_format(Format format) {
                             format_name(format)));
 }
 
-void apply_engine_options(const EngineOptions& engine) {
-  // A given option wins, even when empty (an error); an empty environment variable counts as
-  // unset, as `PQKEM_IMPL= pqkem ...` means in a shell.
-  const char* env_impl = std::getenv("PQKEM_IMPL");
-  const bool impl_from_env = !engine.impl && env_impl != nullptr && *env_impl != '\0';
-  if (engine.impl || impl_from_env) {
-    const std::string impl = impl_from_env ? std::string(env_impl) : *engine.impl;
-    const char* source = impl_from_env ? "PQKEM_IMPL" : "--impl";
-    if (simd::is_auto_impl(impl)) {
-      simd::set_impl_auto();
-    } else {
-      const auto parsed = simd::parse_impl(impl);
-      if (!parsed) throw_usage(fmt::format("{} must be auto, portable, avx2 or avx512, not '{}'", source, printable(impl)));
-      if (!simd::impl_usable(*parsed))
-        throw_failure(fmt::format("{} {}: not usable here: {}", source, simd::impl_name(*parsed),
-                                  simd::impl_unusable_reason(*parsed)));
-      simd::set_impl(*parsed);
+namespace {
+
+/// What --impl / --ntt-plan (else PQKEM_IMPL / PQKEM_NTT_PLAN) ask for, parsed strictly.
+struct EngineChoice {
+  bool impl_given = false;
+  std::optional<simd::Impl> impl;  ///< none with impl_given: auto
+  const char* impl_source = "";
+  std::optional<mlkem::NttPlanChoice> plan;
+};
+
+/// The value of `option` if given (even empty: an error), else the environment variable `env`
+/// if set and not empty (as `PQKEM_IMPL= pqkem ...` means in a shell); `source` names which.
+std::optional<std::string> option_or_env(const OptString& option, const char* env, const char*& source,
+                                         const char* option_name) {
+  if (option) {
+    source = option_name;
+    return *option;
+  }
+  const char* value = std::getenv(env);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  source = env;
+  return std::string(value);
+}
+
+EngineChoice parse_engine(const EngineOptions& engine) {
+  EngineChoice choice;
+  if (const auto impl = option_or_env(engine.impl, "PQKEM_IMPL", choice.impl_source, "--impl")) {
+    choice.impl_given = true;
+    if (!simd::is_auto_impl(*impl)) {
+      choice.impl = simd::parse_impl(*impl);
+      if (!choice.impl)
+        throw_usage(fmt::format("{} must be auto, portable, avx2 or avx512, not '{}'", choice.impl_source,
+                                printable(*impl)));
     }
   }
-
-  const char* env_plan = std::getenv("PQKEM_NTT_PLAN");
-  const bool plan_from_env = !engine.ntt_plan && env_plan != nullptr && *env_plan != '\0';
-  if (engine.ntt_plan || plan_from_env) {
-    const std::string plan = plan_from_env ? std::string(env_plan) : *engine.ntt_plan;
-    const auto choice = mlkem::parse_ntt_plan(plan);
-    if (!choice) {
+  const char* plan_source = "";
+  if (const auto plan = option_or_env(engine.ntt_plan, "PQKEM_NTT_PLAN", plan_source, "--ntt-plan")) {
+    choice.plan = mlkem::parse_ntt_plan(*plan);
+    if (!choice.plan) {
       std::string names;
       for (const auto& p : mlkem::all_ntt_plans()) {
         if (!names.empty()) names += ' ';
         names += p.name;
       }
       throw_usage(fmt::format("{}: unknown NTT plan '{}'; give a plan or FORWARD/INVERSE, the plans being: {}",
-                              plan_from_env ? "PQKEM_NTT_PLAN" : "--ntt-plan", printable(plan), names));
+                              plan_source, printable(*plan), names));
     }
-    mlkem::set_ntt_plan(*choice);
   }
+  return choice;
 }
+
+}  // namespace
+
+void apply_engine_options(const EngineOptions& engine) {
+  const EngineChoice choice = parse_engine(engine);
+  if (choice.impl_given && !choice.impl) simd::set_impl_auto();
+  if (choice.impl) {
+    if (!simd::impl_usable(*choice.impl))
+      throw_failure(fmt::format("{} {}: not usable here: {}", choice.impl_source, simd::impl_name(*choice.impl),
+                                simd::impl_unusable_reason(*choice.impl)));
+    simd::set_impl(*choice.impl);
+  }
+  if (choice.plan) mlkem::set_ntt_plan(*choice.plan);
+}
+
+void check_engine_environment() { (void)parse_engine({}); }
 
 void apply_rng_option(const OptString& rng) {
   // As for --impl: a given option wins, even when empty (an error); an empty variable is unset.

@@ -27,7 +27,28 @@ namespace {
 // Only the pqkem_test_hooks binary of a test build has them (PQKEM_TEST_HOOKS): races and
 // signals are tested by stopping or signalling the process at a named step instead of by timing.
 // PQKEM_TEST_HOOK=STEP:ACTION[,STEP:ACTION...]; ACTION is stop (SIGSTOP, for the test to resume
-// with SIGCONT), term, int, hup or kill (that signal, sent to this process).
+// with SIGCONT) or the lower-case name of the signal to send to this process without its SIG
+// prefix (term, int, hup, quit, usr1, kill, xfsz, rtmin ...). The steps: staged (every file
+// output written to its temporary file), between-commits (before each commit after the first),
+// linked (--force: the new content has its hidden name), backed-up (--force: the replaced file
+// has its hidden backup name), committed (every output in place, backups not yet removed),
+// lock-busy (another process holds a directory's lock). PQKEM_TEST_NO_TMPFILE=1 makes the
+// writer use named temporary files, as on a file system without O_TMPFILE.
+#ifdef PQKEM_TEST_HOOKS
+int hook_signal(std::string_view action) noexcept {
+  static constexpr std::pair<std::string_view, int> kActions[] = {
+      {"stop", SIGSTOP},     {"kill", SIGKILL},   {"term", SIGTERM}, {"int", SIGINT},   {"hup", SIGHUP},
+      {"quit", SIGQUIT},     {"usr1", SIGUSR1},   {"usr2", SIGUSR2}, {"alrm", SIGALRM}, {"vtalrm", SIGVTALRM},
+      {"prof", SIGPROF},     {"xcpu", SIGXCPU},   {"xfsz", SIGXFSZ}, {"pipe", SIGPIPE}, {"poll", SIGPOLL},
+      {"pwr", SIGPWR},       {"stkflt", SIGSTKFLT}, {"sys", SIGSYS}, {"trap", SIGTRAP}, {"abrt", SIGABRT}};
+  for (const auto& [name, sig] : kActions)
+    if (action == name) return sig;
+  if (action == "rtmin") return SIGRTMIN;
+  if (action == "rtmax") return SIGRTMAX;
+  return 0;
+}
+#endif
+
 void test_hook([[maybe_unused]] std::string_view step) noexcept {
 #ifdef PQKEM_TEST_HOOKS
   const char* spec = std::getenv("PQKEM_TEST_HOOK");
@@ -39,13 +60,19 @@ void test_hook([[maybe_unused]] std::string_view step) noexcept {
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const auto colon = item.find(':');
     if (colon == std::string_view::npos || item.substr(0, colon) != step) continue;
-    const std::string_view action = item.substr(colon + 1);
-    static constexpr std::pair<std::string_view, int> kActions[] = {
-        {"stop", SIGSTOP}, {"term", SIGTERM}, {"int", SIGINT}, {"hup", SIGHUP}, {"kill", SIGKILL}};
-    for (const auto& [name, sig] : kActions)
-      if (action == name) ::kill(::getpid(), sig);
+    if (const int sig = hook_signal(item.substr(colon + 1)); sig != 0) ::kill(::getpid(), sig);
   }
 #endif
+}
+
+/// True where O_TMPFILE may be used: its files get their name through /proc/self/fd (linkat
+/// with AT_SYMLINK_FOLLOW). The test build can turn it off (PQKEM_TEST_NO_TMPFILE=1).
+bool unnamed_files_usable() noexcept {
+#ifdef PQKEM_TEST_HOOKS
+  if (const char* off = std::getenv("PQKEM_TEST_NO_TMPFILE"); off != nullptr && std::string_view(off) == "1")
+    return false;
+#endif
+  return ::access("/proc/self/fd", X_OK) == 0;
 }
 
 // --- Paths -------------------------------------------------------------------------------------
@@ -118,6 +145,21 @@ FileId identify(const std::string& path) {
   return id;
 }
 
+/// The identity of the file stdin reads: a regular file by its inode (`< k.sk`), anything else
+/// (a pipe, a terminal) as a special file, which no output can overwrite.
+FileId identify_stdin() {
+  FileId id;
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode)) {
+    id.special = true;
+    return id;
+  }
+  id.kind = FileId::Kind::file;
+  id.dev = st.st_dev;
+  id.ino = st.st_ino;
+  return id;
+}
+
 /// True if both paths certainly name the same file. Special files (/dev/null, pipes) are never
 /// "the same": writing twice to /dev/null is fine (two outputs on stdout are is_stdout's).
 bool same_file(const FileId& a, const FileId& b) {
@@ -132,16 +174,74 @@ bool is_terminal_path(const std::string& path) {
   return fd.get() >= 0 && ::isatty(fd.get()) == 1;
 }
 
-/// True if `link` (the lstat of `path`) is a symbolic link that the kernel's
+/// True if `link` (an lstat) is a symbolic link in directory `dir` that the kernel's
 /// fs.protected_symlinks would refuse to follow: in a sticky, world-writable directory (/tmp),
 /// owned neither by us nor by the directory's owner. Such a link is how another user redirects
 /// a write into a file of ours; pqkem refuses it whatever the sysctl says.
-bool foreign_symlink(const std::string& path, const struct stat& link) {
-  if (!S_ISLNK(link.st_mode)) return false;
-  struct stat dir {};
-  if (::stat(parent_dir(path).c_str(), &dir) != 0) return false;
-  const bool sticky_shared = (dir.st_mode & S_ISVTX) != 0 && (dir.st_mode & S_IWOTH) != 0;
-  return sticky_shared && link.st_uid != ::geteuid() && link.st_uid != dir.st_uid;
+bool foreign_link(const std::string& dir, const struct stat& link) {
+  struct stat st {};
+  if (!S_ISLNK(link.st_mode) || ::stat(dir.c_str(), &st) != 0) return false;
+  const bool sticky_shared = (st.st_mode & S_ISVTX) != 0 && (st.st_mode & S_IWOTH) != 0;
+  return sticky_shared && link.st_uid != ::geteuid() && link.st_uid != st.st_uid;
+}
+
+/// Pushes the components of `path` onto `pending`, last first (so that the first is popped
+/// first); empty components (from "//" or a trailing "/") are left out.
+void push_components(std::vector<std::string>& pending, std::string_view path) {
+  std::size_t end = path.size();
+  while (end > 0) {
+    const auto slash = path.rfind('/', end - 1);
+    const std::size_t begin = slash == std::string_view::npos ? 0 : slash + 1;
+    if (end > begin) pending.emplace_back(path.substr(begin, end - begin));
+    if (slash == std::string_view::npos) break;
+    end = slash;
+  }
+}
+
+/// True if resolving `path` follows a foreign_link anywhere: in the directories leading to it
+/// and in its last component, through chains of links, as the kernel checks every link it
+/// follows. The walk is the kernel's: each component is looked up (lstat) in the directory
+/// reached so far, which never contains a link, so ".." is taken as the kernel takes it. It
+/// stops, finding nothing, where a component does not exist (the open fails there, or creates
+/// the last one) or after 40 links (the open fails with ELOOP).
+bool crosses_foreign_link(const std::string& path) {
+  std::vector<std::string> pending;
+  push_components(pending, path);
+  std::string dir = !path.empty() && path.front() == '/' ? "/" : ".";
+  int links = 0;
+  while (!pending.empty()) {
+    const std::string name = std::move(pending.back());
+    pending.pop_back();
+    if (name == ".") continue;
+    std::string next = dir;
+    if (next != "/") next += '/';
+    next += name;
+    struct stat st {};
+    if (::lstat(next.c_str(), &st) != 0) return false;
+    if (!S_ISLNK(st.st_mode)) {
+      dir = std::move(next);
+      continue;
+    }
+    if (foreign_link(dir, st)) return true;
+    std::array<char, PATH_MAX> target{};
+    const ssize_t n = ::readlink(next.c_str(), target.data(), target.size());
+    if (++links > 40 || n <= 0 || static_cast<std::size_t>(n) >= target.size()) return false;
+    const std::string_view to(target.data(), static_cast<std::size_t>(n));
+    if (to.front() == '/') dir.assign(1, '/');  // (not = "/": GCC 12 warns -Wrestrict on that)
+    push_components(pending, to);
+  }
+  return false;
+}
+
+/// nullptr for the files an output may be: a regular file (replaced), or one written in place:
+/// a character device (/dev/null), a FIFO (a pipe, a process substitution) or a socket. Else the
+/// message refusing it: a block device holds a file system or a disk, which pqkem never writes.
+const char* unwritable_kind(mode_t mode) noexcept {
+  if (S_ISREG(mode) || S_ISCHR(mode) || S_ISFIFO(mode) || S_ISSOCK(mode)) return nullptr;
+  if (S_ISBLK(mode))
+    return "output is a block device; pqkem writes regular files, and in place only character devices, FIFOs "
+           "and sockets";
+  return "output is neither a regular file nor a character device, FIFO or socket";
 }
 
 constexpr const char* kForeignSymlink =
@@ -150,7 +250,17 @@ constexpr const char* kForeignSymlink =
 
 // --- Signals while temporary files exist and while outputs are committed --------------------
 
-constexpr std::array<int, 3> kCleanupSignals{SIGINT, SIGTERM, SIGHUP};
+/// Calls f(sig) for every signal whose default action ends the process and that comes from
+/// outside (kill(1), the terminal, the kernel's limits): SIGPIPE and SIGXFSZ are ignored by main
+/// (their failures surface as write errors) but are listed all the same. Not the fault signals
+/// (SEGV, BUS, FPE, ILL, TRAP, SYS, ABRT), which a bug raises and the sanitizers catch.
+template <class F>
+void for_each_external_signal(F&& f) {
+  static constexpr int kNamed[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+                                   SIGPROF, SIGXCPU,   SIGXFSZ, SIGPIPE, SIGPOLL, SIGPWR,  SIGSTKFLT};
+  for (const int sig : kNamed) f(sig);
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) f(sig);
+}
 
 // Named temporary files (only where O_TMPFILE is unavailable) to remove if a signal ends the
 // process. The handler may only call async-signal-safe functions (unlink, signal, raise), so the
@@ -165,49 +275,15 @@ extern "C" void cleanup_on_signal(int sig) {
   std::raise(sig);
 }
 
-/// Installs the cleanup handler for the lifetime of the object, except for signals that were
-/// ignored on entry (nohup, `trap '' HUP`): those stay ignored. Forgets the registered paths and
-/// restores the previous handlers on destruction.
-class SignalCleanup {
-public:
-  SignalCleanup() {
-    struct sigaction sa {};
-    sa.sa_handler = cleanup_on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (const int sig : kCleanupSignals) sigaddset(&sa.sa_mask, sig);
-    for (std::size_t i = 0; i < kCleanupSignals.size(); ++i) {
-      if (::sigaction(kCleanupSignals[i], nullptr, &m_old[i]) != 0 || m_old[i].sa_handler == SIG_IGN) continue;
-      m_installed[i] = ::sigaction(kCleanupSignals[i], &sa, nullptr) == 0;
-    }
-  }
-  SignalCleanup(const SignalCleanup&) = delete;
-  SignalCleanup& operator=(const SignalCleanup&) = delete;
-  ~SignalCleanup() {
-    forget();
-    for (std::size_t i = 0; i < kCleanupSignals.size(); ++i)
-      if (m_installed[i]) ::sigaction(kCleanupSignals[i], &m_old[i], nullptr);
-  }
-  static void add(const std::string& path) noexcept {
-    if (g_cleanup_count >= static_cast<std::sig_atomic_t>(kMaxCleanup) || path.size() >= PATH_MAX) return;
-    std::memcpy(g_cleanup_paths[g_cleanup_count], path.c_str(), path.size() + 1);
-    g_cleanup_count = g_cleanup_count + 1;
-  }
-  static void forget() noexcept { g_cleanup_count = 0; }
-
-private:
-  struct sigaction m_old[kCleanupSignals.size()]{};
-  bool m_installed[kCleanupSignals.size()]{};
-};
-
-/// Holds SIGINT, SIGTERM and SIGHUP back for the lifetime of the object; one that arrives
-/// meanwhile is delivered when the previous mask is restored.
+/// Holds back, for the lifetime of the object, every signal that can be held: one that arrives
+/// meanwhile is delivered when the previous mask is restored. (SIGKILL and SIGSTOP cannot be
+/// held; a fault in this code still ends the process at once, as the kernel forces it.)
 class SignalBlock {
 public:
   SignalBlock() {
-    sigset_t set;
-    sigemptyset(&set);
-    for (const int sig : kCleanupSignals) sigaddset(&set, sig);
-    ::pthread_sigmask(SIG_BLOCK, &set, &m_old);
+    sigset_t all;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, &m_old);
   }
   SignalBlock(const SignalBlock&) = delete;
   SignalBlock& operator=(const SignalBlock&) = delete;
@@ -215,6 +291,58 @@ public:
 
 private:
   sigset_t m_old{};
+};
+
+/// Removes the registered named temporary files when an external signal (for_each_external_signal)
+/// ends the process. The handlers are installed with the first file (with O_TMPFILE there is
+/// none, and no system call is spent), except for signals ignored on entry (nohup, `trap '' HUP`,
+/// and main's SIGPIPE and SIGXFSZ): those stay ignored. Forgets the paths and restores the
+/// previous handlers on destruction.
+class SignalCleanup {
+public:
+  SignalCleanup() = default;
+  SignalCleanup(const SignalCleanup&) = delete;
+  SignalCleanup& operator=(const SignalCleanup&) = delete;
+  ~SignalCleanup() {
+    forget();
+    for (const auto& [sig, old] : m_saved) ::sigaction(sig, &old, nullptr);
+  }
+  /// Registers `path`, with every signal held so that no signal finds it created but unknown.
+  /// Call it with `path` not yet created: `create` makes it (returns false on failure, errno set)
+  /// and may fill it in (mkstemp's template).
+  template <class Create>
+  bool add(const std::string& path, Create&& create) {
+    const SignalBlock hold;
+    install();
+    if (!create()) return false;
+    if (g_cleanup_count < static_cast<std::sig_atomic_t>(kMaxCleanup) && path.size() < PATH_MAX) {
+      std::memcpy(g_cleanup_paths[g_cleanup_count], path.c_str(), path.size() + 1);
+      g_cleanup_count = g_cleanup_count + 1;
+    }
+    return true;
+  }
+  /// Registers a file created under a SignalBlock held by the caller.
+  void add_held(const std::string& path) {
+    add(path, [] { return true; });
+  }
+  static void forget() noexcept { g_cleanup_count = 0; }
+
+private:
+  void install() {
+    if (m_done) return;
+    m_done = true;
+    struct sigaction sa {};
+    sa.sa_handler = cleanup_on_signal;
+    sigfillset(&sa.sa_mask);  // one cleanup at a time
+    for_each_external_signal([&](int sig) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) return;
+      if (::sigaction(sig, &sa, nullptr) == 0) m_saved.emplace_back(sig, old);
+    });
+  }
+
+  bool m_done = false;
+  std::vector<std::pair<int, struct sigaction>> m_saved;  ///< the handlers replaced, to restore
 };
 
 /// The directories of a commit, each open once (however many outputs it receives), locked for
@@ -319,7 +447,8 @@ bool is_stdout(const std::string& path) {
   struct stat st {};
   if (::fstat(STDOUT_FILENO, &out) != 0 || ::stat(path.c_str(), &st) != 0) return false;
   if (st.st_dev != out.st_dev || st.st_ino != out.st_ino) return false;
-  return !S_ISCHR(st.st_mode) || ::isatty(STDOUT_FILENO) == 1;
+  // A closed stdout stands on /dev/null (guard_standard_descriptors): /dev/stdout names it then.
+  return !S_ISCHR(st.st_mode) || ::isatty(STDOUT_FILENO) == 1 || standard_stream_closed(STDOUT_FILENO);
 }
 
 void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<PathArg>& outputs) {
@@ -350,7 +479,7 @@ void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<Path
   std::vector<FileId> out_ids;
   for (const auto& o : outputs) out_ids.push_back(o.path == "-" ? FileId{} : identify(o.path));
   std::vector<FileId> in_ids;
-  for (const auto& in : inputs) in_ids.push_back(in.path == "-" ? FileId{} : identify(in.path));
+  for (const auto& in : inputs) in_ids.push_back(in.path == "-" ? identify_stdin() : identify(in.path));
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i].path == "-") continue;
     for (std::size_t j = 0; j < i; ++j) {
@@ -360,10 +489,9 @@ void check_path_roles(const std::vector<PathArg>& inputs, const std::vector<Path
                     outputs[i].path);
     }
     for (std::size_t k = 0; k < inputs.size(); ++k) {
-      if (inputs[k].path == "-") continue;
       if (same_file(in_ids[k], out_ids[i]))
-        throw_usage(fmt::format("output {} would overwrite input {}; write the output to another file",
-                                outputs[i].option, inputs[k].option),
+        throw_usage(fmt::format("output {} would overwrite input {}{}; write the output to another file",
+                                outputs[i].option, inputs[k].option, inputs[k].path == "-" ? " (read from stdin)" : ""),
                     outputs[i].path);
     }
   }
@@ -392,15 +520,19 @@ void check_output(const PathArg& out, Format format, bool force) {
                 file);
   };
   if (is_stdout(out.path)) {
+    if (standard_stream_closed(STDOUT_FILENO))
+      throw_failure(fmt::format("stdout is closed, so {} cannot be written there; give a file name", out.option),
+                    output_name(out.path));
     if (is_binary(format) && ::isatty(STDOUT_FILENO) == 1) refuse_binary_on_terminal(output_name(out.path));
     return;
   }
+  if (crosses_foreign_link(out.path)) throw_failure(kForeignSymlink, out.path);
   struct stat lst {};
   const bool is_link = ::lstat(out.path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
-  if (is_link && foreign_symlink(out.path, lst)) throw_failure(kForeignSymlink, out.path);
   struct stat st {};
   if (::stat(out.path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw_failure("output is a directory; give a file name", out.path);
+    if (const char* what = unwritable_kind(st.st_mode)) throw_failure(what, out.path);
     if (S_ISREG(st.st_mode) && !force) throw_failure("output file already exists; use --force to replace it", out.path);
     if (S_ISCHR(st.st_mode) && is_binary(format) && is_terminal_path(out.path)) refuse_binary_on_terminal(out.path);
     return;  // a regular file with --force, or a special file (/dev/null, a pipe) written in place
@@ -426,6 +558,8 @@ void check_paths(const std::vector<PathArg>& inputs, const std::vector<PathArg>&
                  bool json) {
   check_path_roles(inputs, outputs);
   if (json) require_json_paths(inputs, outputs);
+  if (json && standard_stream_closed(STDOUT_FILENO))
+    throw_failure("stdout is closed, so the --json report cannot be printed; leave out --json or open stdout");
   for (const auto& out : outputs) check_output(out, format, force);
 }
 
@@ -452,8 +586,7 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
   std::vector<Staged> staged;
   const PendingOutput* to_stdout = nullptr;
   const mode_t public_mode = 0666 & ~current_umask();
-  // O_TMPFILE files get their name through /proc/self/fd (linkat with AT_SYMLINK_FOLLOW).
-  const bool unnamed_ok = ::access("/proc/self/fd", X_OK) == 0;
+  const bool unnamed_ok = unnamed_files_usable();
   SignalCleanup signal_guard;
 
   // Undo everything on failure: remove temporary files, put replaced files back from their
@@ -487,8 +620,8 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
     s.target = out.target.path;
     struct stat lst {};
     struct stat st {};
+    if (crosses_foreign_link(s.target)) fail(kForeignSymlink, out.target.path);
     if (::lstat(s.target.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-      if (foreign_symlink(s.target, lst)) fail(kForeignSymlink, out.target.path);
       if (::stat(s.target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
         if (char* real = ::realpath(s.target.c_str(), nullptr)) {
           s.target = real;
@@ -496,7 +629,11 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
         }
       }
     }
-    if (::stat(s.target.c_str(), &st) == 0) s.direct = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    if (::stat(s.target.c_str(), &st) == 0) {
+      if (const char* what = S_ISDIR(st.st_mode) ? nullptr : unwritable_kind(st.st_mode))
+        fail(what, out.target.path);
+      s.direct = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    }
     if (s.direct) continue;
 
     const mode_t mode = out.secret ? 0600 : public_mode;
@@ -504,11 +641,9 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
     if (s.fd.get() < 0) {
       // No O_TMPFILE here (EOPNOTSUPP, EISDIR on old kernels): a named file, removed on signals.
       std::string tmpl = temp_template(s.target, "pqkem");
-      s.fd = Fd(::mkstemp(tmpl.data()));
-      if (s.fd.get() < 0)
+      if (!signal_guard.add(tmpl, [&] { return (s.fd = Fd(::mkstemp(tmpl.data()))).get() >= 0; }))
         fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)), out.target.path);
       s.temp = tmpl;
-      SignalCleanup::add(s.temp);
     }
     int err = 0;
     struct stat tst {};
@@ -559,7 +694,8 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
           fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)),
                s.out->target.path);
         s.temp = *name;
-        SignalCleanup::add(s.temp);
+        signal_guard.add_held(s.temp);
+        test_hook("linked");
       }
       // Keep the file being replaced until every output is in place (hard link: nothing copied).
       struct stat old {};
@@ -567,7 +703,8 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
       if (s.replaced) {
         if (const auto name = link_beside(s.target, 0, s.target, "pqkem-old")) {
           s.backup = *name;
-          SignalCleanup::add(s.backup);
+          signal_guard.add_held(s.backup);
+          test_hook("backed-up");
         }
       }
       err = ::rename(s.temp.c_str(), s.target.c_str()) == 0 ? 0 : errno;
@@ -576,6 +713,7 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
     s.committed = true;
     s.temp.clear();
   }
+  test_hook("committed");
   for (auto& s : staged) {
     if (!s.backup.empty()) ::unlink(s.backup.c_str());
   }
