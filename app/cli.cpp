@@ -3,18 +3,18 @@
 #include "cli.hpp"
 
 #include <algorithm>
-#include <optional>
-#include <string_view>
 #include <new>
+#include <optional>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "output.hpp"
 #include "mlkem/ntt.hpp"
+#include "output.hpp"
 
 namespace pqkem::cli {
 

@@ -133,7 +133,7 @@ SecretBytes read_input(const std::string& path) {
   const std::string name = input_name(path);
   if (path.empty()) throw_usage("empty file name; give a path or - for stdin");
   if (path == "-" && standard_stream_closed(STDIN_FILENO))
-    throw_failure("stdin is closed; give the input as a file name, or give it on stdin", name);
+    throw_failure("stdin is closed; give the input as a file name instead of -", name);
   Fd file;  // none for stdin
   if (path != "-") {
     file = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));

@@ -89,14 +89,11 @@ void apply_engine_options(const EngineOptions& engine) {
 void check_engine_environment() { (void)parse_engine({}); }
 
 void apply_rng_option(const OptString& rng) {
-  // As for --impl: a given option wins, even when empty (an error); an empty variable is unset.
-  const char* env = std::getenv("PQKEM_RNG");
-  const bool from_env = !rng && env != nullptr && *env != '\0';
-  if (!rng && !from_env) return;
-  const std::string name = from_env ? std::string(env) : *rng;
-  const auto source = parse_random_source(name);
-  if (!source)
-    throw_usage(fmt::format("{} must be system or openssl, not '{}'", from_env ? "PQKEM_RNG" : "--rng", printable(name)));
+  const char* from = "";
+  const auto name = option_or_env(rng, "PQKEM_RNG", from, "--rng");
+  if (!name) return;
+  const auto source = parse_random_source(*name);
+  if (!source) throw_usage(fmt::format("{} must be system or openssl, not '{}'", from, printable(*name)));
   if (*source == RandomSource::openssl) use_openssl();
   set_random_source(*source);
 }

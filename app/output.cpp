@@ -40,7 +40,7 @@ int hook_signal(std::string_view action) noexcept {
       {"stop", SIGSTOP},     {"kill", SIGKILL},   {"term", SIGTERM}, {"int", SIGINT},   {"hup", SIGHUP},
       {"quit", SIGQUIT},     {"usr1", SIGUSR1},   {"usr2", SIGUSR2}, {"alrm", SIGALRM}, {"vtalrm", SIGVTALRM},
       {"prof", SIGPROF},     {"xcpu", SIGXCPU},   {"xfsz", SIGXFSZ}, {"pipe", SIGPIPE}, {"poll", SIGPOLL},
-      {"pwr", SIGPWR},       {"stkflt", SIGSTKFLT}, {"sys", SIGSYS}, {"trap", SIGTRAP}, {"abrt", SIGABRT}};
+      {"pwr", SIGPWR},       {"stkflt", SIGSTKFLT}};
   for (const auto& [name, sig] : kActions)
     if (action == name) return sig;
   if (action == "rtmin") return SIGRTMIN;
@@ -174,13 +174,13 @@ bool is_terminal_path(const std::string& path) {
   return fd.get() >= 0 && ::isatty(fd.get()) == 1;
 }
 
-/// True if `link` (an lstat) is a symbolic link in directory `dir` that the kernel's
+/// True if `link` (the lstat of a symbolic link in directory `dir`) is one that the kernel's
 /// fs.protected_symlinks would refuse to follow: in a sticky, world-writable directory (/tmp),
 /// owned neither by us nor by the directory's owner. Such a link is how another user redirects
 /// a write into a file of ours; pqkem refuses it whatever the sysctl says.
 bool foreign_link(const std::string& dir, const struct stat& link) {
   struct stat st {};
-  if (!S_ISLNK(link.st_mode) || ::stat(dir.c_str(), &st) != 0) return false;
+  if (::stat(dir.c_str(), &st) != 0) return false;
   const bool sticky_shared = (st.st_mode & S_ISVTX) != 0 && (st.st_mode & S_IWOTH) != 0;
   return sticky_shared && link.st_uid != ::geteuid() && link.st_uid != st.st_uid;
 }
@@ -313,17 +313,17 @@ public:
   template <class Create>
   bool add(const std::string& path, Create&& create) {
     const SignalBlock hold;
-    install();
     if (!create()) return false;
-    if (g_cleanup_count < static_cast<std::sig_atomic_t>(kMaxCleanup) && path.size() < PATH_MAX) {
-      std::memcpy(g_cleanup_paths[g_cleanup_count], path.c_str(), path.size() + 1);
-      g_cleanup_count = g_cleanup_count + 1;
-    }
+    add_held(path);
     return true;
   }
   /// Registers a file created under a SignalBlock held by the caller.
   void add_held(const std::string& path) {
-    add(path, [] { return true; });
+    install();
+    if (g_cleanup_count < static_cast<std::sig_atomic_t>(kMaxCleanup) && path.size() < PATH_MAX) {
+      std::memcpy(g_cleanup_paths[g_cleanup_count], path.c_str(), path.size() + 1);
+      g_cleanup_count = g_cleanup_count + 1;
+    }
   }
   static void forget() noexcept { g_cleanup_count = 0; }
 
