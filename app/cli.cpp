@@ -101,8 +101,9 @@ void CommandBuilder::sk_form(std::string& target) {
 
 void CommandBuilder::engine(EngineOptions& target) {
   add_string_option(m_target.cmd, "--impl", target.impl,
-                    "Implementation: auto (the fastest this CPU can run), portable, avx2 or avx512 "
-                    "(default: $PQKEM_IMPL, else auto)")
+                    "Implementation: auto, portable, avx2 or avx512 (default: $PQKEM_IMPL, else auto). auto "
+                    "picks avx512 on AMD Zen 4 and Zen 5, else avx2 where the CPU has it, else portable; "
+                    "'pqkem list' shows what this CPU can run")
       ->option_text("auto|portable|avx2|avx512");
   add_string_option(m_target.cmd, "--ntt-plan", target.ntt_plan,
                     fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or "

@@ -438,8 +438,17 @@ std::string group_digits(std::uint64_t v) {
 void print_table(const std::vector<Row>& results, double rate, const std::vector<Comparison>& compared,
                  const char* speedup_header) {
   const bool with_speedup = std::any_of(results.begin(), results.end(), [](const Row& r) { return r.speedup > 0; });
-  std::string out = fmt::format("{:<28} {:<28} {:<9} {:>11} {:>7} {:>11} {:>10} {:>9}", "algorithm", "operation", "impl",
-                                "median", "spread", "p10", "ops/s", "rounds");
+  // The text columns are as wide as their longest entry, so every row lines up.
+  std::size_t group_width = std::string_view("algorithm").size();
+  std::size_t item_width = std::string_view("operation").size();
+  std::size_t impl_width = std::string_view("impl").size();
+  for (const Row& r : results) {
+    group_width = std::max(group_width, r.group.size());
+    item_width = std::max(item_width, r.item.size());
+    impl_width = std::max(impl_width, r.impl.size());
+  }
+  std::string out = fmt::format("{:<{}} {:<{}} {:<{}} {:>11} {:>7} {:>11} {:>10} {:>9}", "algorithm", group_width,
+                                "operation", item_width, "impl", impl_width, "median", "spread", "p10", "ops/s", "rounds");
   if (with_speedup) out += fmt::format(" {:>9}", speedup_header);
   if (!compared.empty()) out += fmt::format(" {:>12} {:>8}", "vs baseline", "limit");
   out += '\n';
@@ -448,7 +457,8 @@ void print_table(const std::vector<Row>& results, double rate, const std::vector
     const Row& r = results[i];
     if (!last_group.empty() && r.group != last_group) out += '\n';
     last_group = r.group;
-    out += fmt::format("{:<28} {:<28} {:<9} {:>11} {:>6.1f}% {:>11} {:>10.0f} {:>9}", r.group, r.item, r.impl,
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>11} {:>6.1f}% {:>11} {:>10.0f} {:>9}", r.group, group_width, r.item,
+                       item_width, r.impl, impl_width,
                        group_digits(r.best()), percent(r.summary().spread), group_digits(r.p10()),
                        rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)),
                        fmt::format("{}x{}", r.rounds.size(), r.iterations));
@@ -706,7 +716,8 @@ void declare_bench(CommandBuilder& cmd, BenchOptions& opts) {
               "the rounds; 11 to max(11, 2000/rounds) per round)",
               IntRange(1, 10000000, "N"));
   cmd.integer("--rounds", opts.rounds,
-              "Rounds per measurement, interleaved across all rows; each round is the median of its calls",
+              "Rounds per measurement, 1 to 100 (default 5), interleaved across all rows; each round is the "
+              "median of its calls",
               IntRange(1, 100, "R").with_default());
   cmd.flag("--json", opts.json, "Print github-action-benchmark 'customSmallerIsBetter' JSON instead of a table");
   cmd.flag("--kernels", opts.kernels,

@@ -2,6 +2,7 @@
 // implementations.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,12 @@ namespace pqkem::cli {
 namespace {
 
 const char* yes_no(bool b) noexcept { return b ? "yes" : "no"; }
+
+/// The secret key as keygen writes it in bin or hex: a hybrid's is its seed (its expanded form,
+/// scheme_info's sk_bytes, exists in memory only).
+std::size_t secret_key_file_bytes(const SchemeInfo& info) {
+  return secret_key_is_seed(info.scheme) ? info.seed_bytes : info.sk_bytes;
+}
 
 std::string list_text() {
   std::size_t name_width = 9;  // "algorithm"
@@ -26,15 +33,23 @@ std::string list_text() {
   for (const auto& info : all_schemes()) {
     out += fmt::format("{:<{}}  {:<{}} {:>6} {:>6} {:>6} {:>4} {:>5}  {}/{}\n", info.name, name_width, info.standard,
                        standard_width,
-                       info.pk_bytes, info.sk_bytes, info.ct_bytes, info.ss_bytes,
+                       info.pk_bytes, secret_key_file_bytes(info), info.ct_bytes, info.ss_bytes,
                        info.seed_bytes == 0 ? std::string("-") : std::to_string(info.seed_bytes),
                        info.keygen_coin_bytes(), info.encaps_coin_bytes());
   }
-  out +=
-      "(sizes in bytes: public key, expanded secret key, ciphertext, shared secret, private seed,\n"
-      " and the coins keygen/encaps use, which --coins supplies (NTRU expands its coins from a 32-byte\n"
-      " draw); the secret key of X-Wing and X25519MLKEM768 is their seed, and their expanded key exists\n"
-      " in memory only)\n\n";
+  std::vector<Scheme> seeded;
+  std::string expanded;
+  for (const auto& info : all_schemes()) {
+    if (!secret_key_is_seed(info.scheme)) continue;
+    seeded.push_back(info.scheme);
+    expanded += fmt::format("{}{}", expanded.empty() ? "" : " and ", info.sk_bytes);
+  }
+  out += fmt::format(
+      "(sizes in bytes: public key; secret key as keygen writes it in bin or hex, which for ML-KEM and\n"
+      " NTRU is the expanded key and for {} the seed (expanded in memory only, to\n"
+      " {} bytes); ciphertext; shared secret; private seed; and the coins keygen/encaps\n"
+      " use, which --coins supplies (NTRU expands its coins from a 32-byte draw))\n\n",
+      scheme_names(seeded, "and"), expanded);
   std::string impls;
   for (const auto name : simd::usable_implementations()) impls += (impls.empty() ? "" : ", ") + std::string(name);
   const auto& f = simd::cpu_features();
@@ -58,7 +73,8 @@ std::string list_json() {
                         .add_string("family", info.family)
                         .add_string("standard", info.standard)
                         .add_number("public_key_bytes", info.pk_bytes)
-                        .add_number("secret_key_bytes", info.sk_bytes)
+                        .add_number("secret_key_bytes", secret_key_file_bytes(info))
+                        .add_number("expanded_secret_key_bytes", info.sk_bytes)
                         .add_number("ciphertext_bytes", info.ct_bytes)
                         .add_number("shared_secret_bytes", info.ss_bytes)
                         .add_number("seed_bytes", info.seed_bytes)

@@ -270,6 +270,15 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
       std::vector<Scheme> seeded;
       for (const auto& info : all_schemes())
         if (seed_size(info.scheme) == n) seeded.push_back(info.scheme);
+      // A shared secret has the size of some seeds (32: X-Wing; 64: ML-KEM), and nothing in its
+      // bytes tells the two apart: say so, rather than suggest -a, which would make it a "key".
+      const bool secret_sized = std::any_of(all_schemes().begin(), all_schemes().end(),
+                                            [&](const SchemeInfo& i) { return i.ss_bytes == n; });
+      if (secret_sized)
+        throw_usage(fmt::format("secret key has {} bytes: a seed of {}, which does not reveal its parameter set (give "
+                                "-a ALG), or a shared secret, which is not a key; pqkem cannot tell them apart",
+                                n, scheme_names(seeded, "or")),
+                    file);
       throw_usage(fmt::format("secret key is a {}-byte seed, which does not reveal its parameter set; give -a ALG "
                               "({}-byte seeds: {})",
                               n, n, scheme_names(seeded, "or")),

@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -314,6 +315,31 @@ TEST(Bench, TableReportsTimerGranularity) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex("timer granularity: ([0-9]+) ticks"))) << r.out;
   EXPECT_GT(std::stoul(m[1]), 0u);
+}
+
+// Every row of the table lines up with its header, whatever the length of its names: the
+// spread column's '%' sits where the header's "spread" ends, in every row.
+TEST(Bench, TableColumnsLineUpForEveryRowName) {
+  const Outcome r =
+      run("bench --kernels -a ML-KEM-768 -a ntruhps2048509 --impl all --iterations 1 --rounds 1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::size_t spread_end = std::string::npos;
+  std::size_t rows = 0;
+  while (std::getline(lines, line)) {
+    if (spread_end == std::string::npos) {
+      const auto at = line.find(" spread ");
+      if (line.rfind("algorithm", 0) == 0 && at != std::string::npos) spread_end = at + 7;
+      continue;
+    }
+    if (line.empty()) continue;
+    if (line.find('%') == std::string::npos) break;  // the lines after the table
+    ++rows;
+    EXPECT_EQ(line.find('%') + 1, spread_end) << line;
+  }
+  ASSERT_NE(spread_end, std::string::npos) << r.out;
+  EXPECT_GT(rows, 20u) << r.out;
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ group_help() {
   check "list shows implementations" grep -q '^implementations usable on this CPU: .*portable' "$OUT"
   run 0 "" "$PQ" list --json
   for a in "${ALGS[@]}"; do
-    check "list --json has $a" grep -q "\"name\": \"$a\", \"family\": \"ML-KEM\", \"standard\": \"FIPS 203\", \"public_key_bytes\": ${PK[$a]}, \"secret_key_bytes\": ${SK[$a]}, \"ciphertext_bytes\": ${CT[$a]}, \"shared_secret_bytes\": 32, \"seed_bytes\": 64, \"keygen_coin_bytes\": 64, \"encaps_coin_bytes\": 32" "$OUT"
+    check "list --json has $a" grep -q "\"name\": \"$a\", \"family\": \"ML-KEM\", \"standard\": \"FIPS 203\", \"public_key_bytes\": ${PK[$a]}, \"secret_key_bytes\": ${SK[$a]}, \"expanded_secret_key_bytes\": ${SK[$a]}, \"ciphertext_bytes\": ${CT[$a]}, \"shared_secret_bytes\": 32, \"seed_bytes\": 64, \"keygen_coin_bytes\": 64, \"encaps_coin_bytes\": 32" "$OUT"
   done
   check "list --json has implementations" grep -q '"implementations": \[.*"portable"\]' "$OUT"
   check "list --json starts and ends as an object" bash -c "head -c1 '$OUT' | grep -q '{' && tail -n1 '$OUT' | grep -qx '}'"
@@ -940,7 +940,7 @@ group_keyfile() {
   u2 "--sk-form" "$PQ" keygen -a ML-KEM-768 --pk out.pk --sk out.sk --format pem --sk-form compact
   u2 "must be bin, hex, pem or der" "$PQ" keygen -a ML-KEM-768 --pk out.pk --sk out.sk --format base64
   u2 "--sk-form applies to secret keys" "$PQ" convert --in k.pk.hex --out out.pem --format pem --sk-form seed
-  u2 "does not reveal its parameter set; give -a" "$PQ" pubkey --sk seed.hex --pk out.pk
+  u2 "secret key has 64 bytes: a seed of ML-KEM-512, ML-KEM-768 or ML-KEM-1024, which does not reveal its parameter set (give -a ALG), or a shared secret, which is not a key; pqkem cannot tell them apart (seed.hex)" "$PQ" pubkey --sk seed.hex --pk out.pk
   u2 "is required" "$PQ" convert --in k.pk.hex --out out.pem
   u2 "" "$PQ" info
   u2 "would overwrite input --in" "$PQ" convert --in k.pk.hex --out k.pk.hex --format pem --force

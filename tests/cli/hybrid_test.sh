@@ -253,11 +253,14 @@ group_roundtrip() {
   run 0 "" "$PQ" decaps --sk - --ct ct.pem --ss ss4 <sk.pem && check "X-Wing: PEM via stdin" cmp -s ss1.pem ss4
   run 0 "" "$PQ" decaps -a X-Wing --sk sk.c.bin --ct ct.pem --ss ss5 && check "X-Wing: raw seed and PEM agree" cmp -s ss1.pem ss5
 
-  # list: both hybrids with their sizes (pk, expanded sk, ct, ss, seed, coins).
+  # list: both hybrids with their sizes (pk, sk as keygen writes it: the seed, ct, ss, seed,
+  # coins), and the in-memory expanded size in the note below the table and in the JSON.
   run 0 "" "$PQ" list
-  check "list: X-Wing" grep -Eq '^X-Wing +draft-connolly-cfrg-xwing-kem +1216 +2496 +1120 +32 +32 +32/64$' "$OUT"
-  check "list: X25519MLKEM768" grep -Eq '^X25519MLKEM768 +draft-ietf-tls-ecdhe-mlkem +1216 +2528 +1120 +64 +96 +96/64$' "$OUT"
+  check "list: X-Wing" grep -Eq '^X-Wing +draft-connolly-cfrg-xwing-kem +1216 +32 +1120 +32 +32 +32/64$' "$OUT"
+  check "list: X25519MLKEM768" grep -Eq '^X25519MLKEM768 +draft-ietf-tls-ecdhe-mlkem +1216 +96 +1120 +64 +96 +96/64$' "$OUT"
+  check "list: the in-memory expanded sizes" bash -c "tr '\n' ' ' <'$OUT' | grep -Eq 'X-Wing and X25519MLKEM768 the seed \(expanded in memory only, to +2496 and 2528 bytes\)'"
   run 0 "" "$PQ" list --json
+  check "list --json: X-Wing's sizes" grep -q '"name": "X-Wing", .*"secret_key_bytes": 32, "expanded_secret_key_bytes": 2496,' "$OUT"
   check "list --json: the hybrids' family" test "$(grep -c '"family": "hybrid"' "$OUT")" = 2
 }
 
@@ -311,8 +314,15 @@ group_errors() {
   u "ciphertext has 1120 bytes (read as hex)" "$PQ" info x.ct.hex
   u "$AMBIGUOUS" "$PQ" convert --in x.pk --out out.pem --format pem
   # A raw seed does not say which algorithm it is for (exit 2), whatever its size.
-  u "secret key is a 32-byte seed, which does not reveal its parameter set; give -a ALG (32-byte seeds: X-Wing) (x.sk)" \
+  u "secret key has 32 bytes: a seed of X-Wing, which does not reveal its parameter set (give -a ALG), or a shared secret, which is not a key; pqkem cannot tell them apart (x.sk)" \
     "$PQ" decaps --sk x.sk --ct x.ct --ss out.ss
+  # A shared secret has a seed's size: convert and pubkey refuse it without -a, and print nothing.
+  "$PQ" encaps -a X-Wing --pk x.pk --ct ss-test.ct --ss ss-test.ss >/dev/null 2>&1
+  before=$(snapshot "$d")
+  u "or a shared secret, which is not a key; pqkem cannot tell them apart (ss-test.ss)" \
+    "$PQ" convert --in ss-test.ss --out - --format hex
+  check "convert of a shared secret prints nothing" test ! -s "$OUT"
+  u "or a shared secret, which is not a key" "$PQ" pubkey --sk ss-test.ss --pk out.pk
   u "secret key is a 96-byte seed, which does not reveal its parameter set; give -a ALG (96-byte seeds: $y) (y.sk)" \
     "$PQ" pubkey --sk y.sk --pk out.pk
   u "give -a ALG" "$PQ" convert --in y.sk --out out.hex --format hex
