@@ -29,8 +29,11 @@
 #  - Every command must exit 0, unless its (last) line ends with the comment `# exit N`: then it
 #    must exit exactly N. A failure prints "FAIL FILE:LINE: COMMAND", the exit status and the
 #    command's stderr; the run goes on with the next command and the test fails at the end.
-#  - A block whose first line is `# needs: WHAT` (several: `# needs: A, B` or `# needs: A B`)
-#    runs only when every need is met, and is otherwise skipped with a printed message. Needs:
+#  - In markdown, a block right after the line `<!-- needs: WHAT -->` (several: `A, B` or
+#    `A B`), which readers of the rendered page do not see, runs only when every need is met,
+#    and is otherwise skipped with a printed message. A marker that readers would see, a line
+#    `# needs: WHAT` inside a block (or in a help text or the man page, which cannot hide one),
+#    is a failure. Needs:
 #      openssl-X.Y  `openssl version` is X.Y or newer (e.g. openssl-3.5)
 #      anything else (network, sudo, ...): met only when listed in $PQKEM_DOCS_HAVE
 #      (space- or comma-separated, e.g. PQKEM_DOCS_HAVE=network).
@@ -146,7 +149,7 @@ run_file() {
   local dir=$work/run$n home=$work/home$n script=$work/walkthrough$n.sh status=$work/status$n
   mkdir -p "$dir" "$home"
   local -a lines=() nums=()
-  local blocks=0 runnable=0 skipped=0 commands=0
+  local blocks=0 runnable=0 skipped=0 commands=0 marker_failed=0 block_needs="" block_needs_line=""
   {
     cat <<'PRELUDE'
 set -o pipefail
@@ -174,19 +177,24 @@ PRELUDE
   flush_block() {
     ((${#lines[@]} > 0)) || return 0
     blocks=$((blocks + 1))
-    local first=${lines[0]} i=0 needs
-    if [[ $first =~ ^[[:space:]]*#[[:space:]]*needs:[[:space:]]*(.*)$ ]]; then
-      needs=${BASH_REMATCH[1]//,/ }
+    local i=0 needs j
+    for ((j = 0; j < ${#lines[@]}; j++)); do
+      if [[ ${lines[j]} =~ ^[[:space:]]*#[[:space:]]*needs: ]]; then
+        echo "FAIL $name:${nums[j]}: a harness marker that readers see: ${lines[j]} (in markdown, put <!-- needs: ... --> on the line before the fence; help texts and the man page cannot hide one)" >&2
+        marker_failed=$((marker_failed + 1))
+      fi
+    done
+    if [[ -n $block_needs ]]; then
+      needs=${block_needs//,/ }
       local why
       # shellcheck disable=SC2086  # one word per need
       why=$(unmet $needs)
       if [[ -n $why ]]; then
-        echo "SKIP $name:${nums[0]}: block needs $why"
+        echo "SKIP $name:$block_needs_line: block needs $why"
         skipped=$((skipped + 1))
-        lines=() nums=()
+        lines=() nums=() block_needs=""
         return 0
       fi
-      i=1
     fi
     local block_commands=0 cmd start last expect
     while ((i < ${#lines[@]})); do
@@ -220,13 +228,14 @@ PRELUDE
     done
     commands=$((commands + block_commands))
     ((block_commands > 0)) && runnable=$((runnable + 1))
-    lines=() nums=()
+    lines=() nums=() block_needs=""
   }
 
   local kind num text
   while IFS=$'\t' read -r kind num text; do
     case $kind in
-      B) lines=() nums=() ;;
+      B) lines=() nums=() block_needs="" ;;
+      N) block_needs=$text block_needs_line=$num ;;
       L) lines+=("$text") nums+=("$num") ;;
       E) flush_block ;;
     esac
@@ -235,6 +244,7 @@ PRELUDE
   printf 'rm -f "$__doc_err"\necho "$__doc_ran $__doc_failed" >%q\n' "$status" >>"$script"
 
   echo "== $name: $blocks blocks, $runnable to run ($commands commands), $skipped skipped; in $dir"
+  total_failed=$((total_failed + marker_failed))
   if ((runnable == 0)); then
     echo "FAIL $name: no runnable shell block (found $blocks, skipped $skipped): nothing would be tested" >&2
     total_failed=$((total_failed + 1))
