@@ -5,9 +5,12 @@
 # pkg-config, and runs both: each does an ML-KEM-768 keygen/encaps/decaps and exits 0 only when
 # the shared secrets match.
 #
-# With --shared-from, BUILD_DIR is not used: SOURCE_DIR is first configured into WORK_DIR/build
-# as a shared, library-only build (-DBUILD_SHARED_LIBS=ON -DPQKEM_BUILD_APP=OFF
+# With --shared-from, BUILD_DIR is not installed: SOURCE_DIR is first configured into
+# WORK_DIR/build as a shared, library-only build (-DBUILD_SHARED_LIBS=ON -DPQKEM_BUILD_APP=OFF
 # -DPQKEM_BUILD_TESTS=OFF), only the library target is built, and that is installed and tested.
+# Its compiles go through reuse_objects.sh, which copies BUILD_DIR's object where BUILD_DIR made
+# it with the very same command and it is up to date (the objects are position-independent in
+# every configuration), and compiles otherwise.
 #
 # A shared libpqkem.so (whichever way it was built) is also checked for its SONAME and symlinks,
 # for its DT_NEEDED libcrypto, and for its exports: every dynamic symbol it defines must demangle
@@ -37,16 +40,23 @@ with_app=yes
 
 if [[ -n $shared_from ]]; then
   with_app=no
+  main_build=$build
   build=$work/build
+  # The main build's own settings, so that the commands (and so the objects) are the same.
+  cache() { sed -n "s/^$1:[A-Z]*=//p" "$main_build/CMakeCache.txt"; }
   step "configuring a shared library-only build of $shared_from"
-  "$cmake" -S "$shared_from" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
+  "$cmake" -S "$shared_from" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE="$(cache CMAKE_BUILD_TYPE)" \
     -DCMAKE_CXX_COMPILER="$cxx" -DBUILD_SHARED_LIBS=ON -DPQKEM_BUILD_APP=OFF \
-    -DPQKEM_BUILD_TESTS=OFF -DPQKEM_CT_TESTING=OFF >"$work/configure.log" 2>&1 \
+    -DPQKEM_BUILD_TESTS=OFF -DPQKEM_CT_TESTING=OFF -DPQKEM_WERROR="$(cache PQKEM_WERROR)" \
+    -DCMAKE_CXX_COMPILER_LAUNCHER="bash;$(dirname "$0")/reuse_objects.sh;$main_build;$build" \
+    >"$work/configure.log" 2>&1 \
     || { cat "$work/configure.log"; fail "cmake configure (shared build)"; }
   step "building libpqkem.so"
   "$cmake" --build "$build" --target pqkemlib -j2 >"$work/build.log" 2>&1 \
     || { cat "$work/build.log"; fail "cmake --build --target pqkemlib (shared build)"; }
-  step "built"
+  reused=$(wc -l <"$build/reused-objects.txt" 2>/dev/null || echo 0)
+  compiled=$(grep -c 'Building CXX object' "$work/build.log")
+  step "built: $reused of $compiled objects reused from $main_build (the rest compiled)"
 fi
 
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
