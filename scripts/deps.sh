@@ -3,21 +3,29 @@
 # Sourced by demo.sh and test.sh. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# Building needs cmake, make, g++, pkg-config, libssl-dev, libsodium-dev (X25519 for the hybrid
-# KEMs), libcli11-dev, libfmt-dev and nlohmann-json3-dev (JSON in and out); the rest is for the tests. valgrind: the constant-time tests (ctest label ct) run under memcheck and include
-# valgrind/memcheck.h; pkg-config: the install test (label install) builds a consumer with it;
-# without either, configure still succeeds and one test (ct.valgrind, install.consumer) fails
-# naming the package. binutils (objdump, nm; pulled in by g++) checks the object code. strace:
-# the CLI tests count the fsync calls of a write (cli.outputs).
-PQKEM_PACKAGES=(cmake make g++ pkg-config libssl-dev libsodium-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev gzip valgrind binutils strace)
+# Building the library and the tool (all scripts/demo.sh needs): cmake, make, g++, pkg-config
+# (finds libsodium), libssl-dev, libsodium-dev (X25519 for the hybrid KEMs), libcli11-dev,
+# libfmt-dev and nlohmann-json3-dev (JSON in and out).
+PQKEM_BUILD_PACKAGES=(cmake make g++ pkg-config libssl-dev libsodium-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
+# The tests (scripts/test.sh) also need: GoogleTest; valgrind, whose memcheck runs the
+# constant-time tests (ctest label ct) and whose valgrind/memcheck.h they include (without it,
+# configure still succeeds and one test, ct.valgrind, fails naming the package); gzip; binutils
+# (objdump, nm; pulled in by g++), which checks the object code; strace, with which the CLI tests
+# count the fsync calls of a write (cli.outputs).
+PQKEM_PACKAGES=("${PQKEM_BUILD_PACKAGES[@]}" libgtest-dev gzip valgrind binutils strace)
 # Only for the libFuzzer targets (scripts/fuzz.sh, scripts/test.sh --fuzz): clang with its
 # sanitizer and libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
 PQKEM_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)
 
-# pqkem_install_deps [EXTRA_PACKAGE...]: the base packages plus any extra ones.
+# pqkem_install_deps [EXTRA_PACKAGE...]: the packages of the tests plus any extra ones.
 pqkem_install_deps() {
+  pqkem_install_packages "${PQKEM_PACKAGES[@]}" "$@"
+}
+
+# pqkem_install_packages PACKAGE...: installs those of the packages that are missing.
+pqkem_install_packages() {
   local missing=()
-  for p in "${PQKEM_PACKAGES[@]}" "$@"; do
+  for p in "$@"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
     fi
