@@ -122,8 +122,11 @@ void one_shot(std::size_t rate, std::uint8_t ds, std::span<std::uint8_t> out,
 
 // gcc 12 -O3 schedules the permutation best with the loop of 12 double rounds unrolled and
 // without SLP vectorization, which packs lane pairs into SSE registers and back: 650 instead of
-// 775 rdtsc ticks per permutation here, on par with OpenSSL's assembly (640).
+// 775 rdtsc ticks per permutation here, on par with OpenSSL's assembly (640). clang has no
+// per-function optimize attribute.
+#if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-slp-vectorize", "unroll-loops")))
+#endif
 void keccak_f1600(std::uint64_t state[25]) noexcept {
   keccak::permute<keccak::U64Lane>(state);  // in place: no copy of the state to wipe
 }

@@ -59,7 +59,9 @@ const CpuFeatures& cpu_features() noexcept {
 
 std::string cpu_brand() {
   unsigned regs[12] = {};
-  if (__get_cpuid_max(0x80000000u, nullptr) < 0x80000004u) return "unknown";
+  // GCC's <cpuid.h> returns the highest leaf as unsigned, clang's as int.
+  const unsigned max_leaf = static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr));
+  if (max_leaf < 0x80000004u) return "unknown";
   for (unsigned i = 0; i < 3; ++i)
     __get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
   char brand[49] = {};

@@ -22,7 +22,9 @@
 // GCC 12's AVX-512 intrinsics pass an "undefined" source that -Wuninitialized reports (GCC bug
 // 105593, fixed in GCC 13; as in lib/simd/mlkem/mlkem_poly_avx512.cpp).
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)  // clang has no -Wmaybe-uninitialized
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cstdint>

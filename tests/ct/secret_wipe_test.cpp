@@ -37,6 +37,8 @@
 #define PQKEM_WIPE_SCANS 1
 #endif
 
+// Everything that scans memory for leftover secrets exists only where the scans run.
+#if PQKEM_WIPE_SCANS
 namespace {
 
 // ---- the secrets to look for: 16-byte windows, fixed-size storage (no allocation) --------
@@ -85,7 +87,6 @@ void check_freed(void* p, std::size_t n) {
 
 }  // namespace
 
-#if PQKEM_WIPE_SCANS
 // Sized and unsized deletes; the unsized one cannot know the size, so it asks malloc.
 #include <malloc.h>
 // gcc 12 flags std::free inside a replaced operator delete as a new/free mismatch; here the
@@ -107,6 +108,19 @@ void operator delete[](void* p, std::size_t n) noexcept { operator delete(p, n);
 
 namespace {
 
+std::vector<std::uint8_t> pattern(std::size_t n, std::uint8_t seed) {
+  std::vector<std::uint8_t> b(n);
+  std::uint32_t x = 0x85EBCA6Bu + seed;
+  for (auto& v : b) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    v = static_cast<std::uint8_t>(x);
+  }
+  return b;
+}
+
+#if PQKEM_WIPE_SCANS
 constexpr std::size_t kStackScan = 256 * 1024;
 
 /// Touches kStackScan bytes of stack so the region scanned later is mapped (and zero).
@@ -135,18 +149,6 @@ __attribute__((noinline)) void leave_on_stack(const std::uint8_t* secret) {
   pad[1] = pad[0];
 }
 
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint8_t seed) {
-  std::vector<std::uint8_t> b(n);
-  std::uint32_t x = 0x85EBCA6Bu + seed;
-  for (auto& v : b) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    v = static_cast<std::uint8_t>(x);
-  }
-  return b;
-}
-
 std::vector<std::uint8_t> sha3_512(std::initializer_list<pqkem::ByteView> parts) {
   std::vector<std::uint8_t> out(64);
   EVP_MD_CTX* c = EVP_MD_CTX_new();
@@ -170,6 +172,7 @@ std::vector<pqkem::simd::Impl> usable_impls() {
     if (pqkem::simd::impl_usable(i)) v.push_back(i);
   return v;
 }
+#endif
 
 // ---- wrappers -------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@
 // fixed in GCC 13): the Toom-4 leaf products (ntru_toom4_avx2.hpp) use them. The warning is off
 // for this file; the AVX2 build of the same source keeps it.
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)  // clang has no -Wmaybe-uninitialized
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #define PQKEM_NTRU_EVEX 1
 #include "simd/ntru/ntru_rq_inv_avx2.cpp"

@@ -6,6 +6,8 @@
 // __m512i __Y = __Y, which -Wuninitialized reports wherever they are inlined (GCC bug 105593,
 // fixed in GCC 13). The warning is off for this file; the AVX2 build of the same source keeps it.
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)  // clang has no -Wmaybe-uninitialized
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #define PQKEM_NTRU_EVEX 1
 #include "simd/ntru/ntru_sort_avx2.cpp"
