@@ -501,7 +501,7 @@ std::vector<Row> operation_rows(const std::vector<Scheme>& schemes, const std::v
   // What a hybrid adds to ML-KEM-768, as X25519 alone would do each operation (keypair: a base
   // point multiplication; encaps: an ephemeral key and the shared secret; decaps: the shared
   // secret), so `bench -a X-Wing -a ML-KEM-768` shows every term of the comparison.
-  if (std::any_of(schemes.begin(), schemes.end(), [](Scheme s) { return scheme_info(s).family == "hybrid"; })) {
+  if (std::any_of(schemes.begin(), schemes.end(), [](Scheme s) { return scheme_info(s).family == Family::Hybrid; })) {
     struct X {
       std::array<std::uint8_t, 32> sk{}, pk{}, eph{}, ct{}, ss{};
     };
@@ -602,7 +602,7 @@ void run_bench(const BenchOptions& opts) {
   const std::string impl_choice = lower_ascii(opts.impl);
   const auto named_impl = simd::parse_impl(impl_choice);
   if (impl_choice == "auto") {
-    impls.push_back(simd::active_impl());  // PQKEM_IMPL or the best usable
+    impls.push_back(simd::active_impl());  // --impl's choice (the tool's PQKEM_IMPL) or the best usable
   } else if (impl_choice == "all") {
     for (const std::string_view name : usable) impls.push_back(*simd::parse_impl(name));
   } else if (named_impl) {

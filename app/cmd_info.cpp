@@ -188,8 +188,8 @@ void run_info(const InfoOptions& opts) {
       if (ss_size) r.add_string("also the size of", "also_size_of", "a shared secret");
     } else if (!pks.empty() && !cts.empty() && pks.front() == cts.front()) {
       // ML-KEM-1024 (1568) and every NTRU set: public key and ciphertext have the same size.
-      // An ML-KEM ciphertext as ek fails the modulus check with overwhelming probability, so
-      // ML-KEM can tell; NTRU cannot.
+      // Where the public key check is strong (ML-KEM), a ciphertext fails it with overwhelming
+      // probability, so the check tells them apart; NTRU's cannot.
       const Scheme s = pks.front();
       bool valid_pk = true;
       try {
@@ -197,8 +197,8 @@ void run_info(const InfoOptions& opts) {
       } catch (const pqkem::Error&) {
         valid_pk = false;
       }
-      const bool mlkem = scheme_info(s).family == "ML-KEM";
-      const Kind kind = !valid_pk ? Kind::ciphertext : mlkem ? Kind::public_key : Kind::public_key_or_ciphertext;
+      const bool strong = scheme_info(s).pk_check_strong;
+      const Kind kind = !valid_pk ? Kind::ciphertext : strong ? Kind::public_key : Kind::public_key_or_ciphertext;
       add_algorithm(r, s);
       common(kind, shape, s);
       if (kind == Kind::ciphertext) {

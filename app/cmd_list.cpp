@@ -70,7 +70,7 @@ std::string list_json() {
   for (const auto& info : all_schemes()) {
     algorithms.push(JsonValue::object()
                         .add_string("name", info.name)
-                        .add_string("family", info.family)
+                        .add_string("family", family_name(info.family))
                         .add_string("standard", info.standard)
                         .add_number("public_key_bytes", info.pk_bytes)
                         .add_number("secret_key_bytes", secret_key_file_bytes(info))

@@ -1,7 +1,7 @@
 // Reading keys and ciphertexts (raw, hex, PEM, DER) with the checks and messages every command
-// shares, and encoding keys for output. Nothing here names an algorithm: sizes and names come
-// from pqkem::all_schemes() (and a hybrid is known by its family), so new schemes work without
-// a CLI change.
+// shares, and encoding keys for output. Nothing here names an algorithm: sizes, names and
+// whether a secret key is a seed come from pqkem::all_schemes(), so new schemes work without a
+// CLI change.
 #include <algorithm>
 #include <vector>
 
@@ -137,7 +137,7 @@ std::string scheme_names(const std::vector<Scheme>& schemes, const char* last_se
   return join_words(names, last_sep);
 }
 
-bool secret_key_is_seed(Scheme s) noexcept { return scheme_info(s).family == "hybrid"; }
+bool secret_key_is_seed(Scheme s) noexcept { return scheme_info(s).seed_is_secret_key; }
 
 void require_unambiguous_size(const char* what, std::size_t n, bool from_hex, const std::vector<Scheme>& fits,
                               const std::string& file) {

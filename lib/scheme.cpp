@@ -20,8 +20,21 @@ namespace {
 
 template <class P>
 constexpr SchemeInfo mlkem_info(Scheme s, std::string_view name) {
-  return SchemeInfo{s, name, "ML-KEM", "FIPS 203", P::ek_bytes, P::dk_bytes, P::ct_bytes, P::ss_bytes,
-                    64, {64, 0}, {32, 0}};
+  return SchemeInfo{.scheme = s,
+                    .name = name,
+                    .family = Family::MlKem,
+                    .standard = "FIPS 203",
+                    .pk_bytes = P::ek_bytes,
+                    .sk_bytes = P::dk_bytes,
+                    .ct_bytes = P::ct_bytes,
+                    .ss_bytes = P::ss_bytes,
+                    .seed_bytes = 64,
+                    .keygen_draws = {64, 0},
+                    .encaps_draws = {32, 0},
+                    .seed_is_secret_key = false,
+                    .has_nist_kat = true,
+                    .pk_ct_sizes_unique = true,
+                    .pk_check_strong = true};
 }
 
 // NTRU: names as the submission's CRYPTO_ALGNAME (the KAT files' header line); the aliases
@@ -29,15 +42,42 @@ constexpr SchemeInfo mlkem_info(Scheme s, std::string_view name) {
 // derived from a standard seed format, so seed_bytes = 0.
 template <class P>
 constexpr SchemeInfo ntru_info(Scheme s, std::string_view name) {
-  return SchemeInfo{s, name, "NTRU", "NIST PQC round 3", P::pk_bytes, P::sk_bytes, P::ct_bytes, P::ss_bytes,
-                    0, {P::sample_fg_bytes, P::prf_key_bytes}, {P::sample_rm_bytes, 0}};
+  return SchemeInfo{.scheme = s,
+                    .name = name,
+                    .family = Family::Ntru,
+                    .standard = "NIST PQC round 3",
+                    .pk_bytes = P::pk_bytes,
+                    .sk_bytes = P::sk_bytes,
+                    .ct_bytes = P::ct_bytes,
+                    .ss_bytes = P::ss_bytes,
+                    .seed_bytes = 0,
+                    .keygen_draws = {P::sample_fg_bytes, P::prf_key_bytes},
+                    .encaps_draws = {P::sample_rm_bytes, 0},
+                    .seed_is_secret_key = false,
+                    .has_nist_kat = true,
+                    .pk_ct_sizes_unique = true,
+                    .pk_check_strong = false};
 }
 
-// The hybrids: the seed is their standard secret key (and their keygen coins).
+// The hybrids: the seed is their standard secret key (and their keygen coins); their public
+// keys and ciphertexts are alike in size (1216, 1120 bytes).
 template <class K>
 constexpr SchemeInfo hybrid_info(Scheme s, std::string_view name, std::string_view standard) {
-  return SchemeInfo{s, name, "hybrid", standard, K::pk_bytes, K::sk_bytes, K::ct_bytes, K::ss_bytes,
-                    K::seed_bytes, {K::keygen_coin_bytes, 0}, {K::encaps_coin_bytes, 0}};
+  return SchemeInfo{.scheme = s,
+                    .name = name,
+                    .family = Family::Hybrid,
+                    .standard = standard,
+                    .pk_bytes = K::pk_bytes,
+                    .sk_bytes = K::sk_bytes,
+                    .ct_bytes = K::ct_bytes,
+                    .ss_bytes = K::ss_bytes,
+                    .seed_bytes = K::seed_bytes,
+                    .keygen_draws = {K::keygen_coin_bytes, 0},
+                    .encaps_draws = {K::encaps_coin_bytes, 0},
+                    .seed_is_secret_key = true,
+                    .has_nist_kat = false,
+                    .pk_ct_sizes_unique = false,
+                    .pk_check_strong = true};
 }
 using XWingSizes = hybrid::Kem<hybrid::XWing, mlkem::RefBackend>;
 using X25519MlKem768Sizes = hybrid::Kem<hybrid::X25519MlKem768, mlkem::RefBackend>;
@@ -64,17 +104,20 @@ constexpr Alias kAliases[] = {
 };
 
 // scheme_from_*_size relies on every size being unique across all schemes (NTRU pk == ct
-// within one scheme is fine: the lookups are per kind), with one exception: the two hybrids
-// share their pk and ct sizes (1216, 1120), so those sizes name neither (nullopt), and the
-// tool asks for -a. Secret keys and seeds stay unique.
+// within one scheme is fine: the lookups are per kind), except where pk_ct_sizes_unique says
+// otherwise: the two hybrids share their pk and ct sizes (1216, 1120), so those sizes name
+// neither (nullopt), and the tool asks for -a. Secret keys stay unique. The check proves the
+// flags: a scheme that claims unique sizes shares none, and one that does not shares them.
 constexpr bool sizes_unique() {
-  for (std::size_t i = 0; i < kSchemes.size(); ++i)
-    for (std::size_t j = i + 1; j < kSchemes.size(); ++j) {
-      const bool hybrids = kSchemes[i].family == "hybrid" && kSchemes[j].family == "hybrid";
+  for (std::size_t i = 0; i < kSchemes.size(); ++i) {
+    bool shares = false;
+    for (std::size_t j = 0; j < kSchemes.size(); ++j) {
+      if (i == j) continue;
       if (kSchemes[i].sk_bytes == kSchemes[j].sk_bytes) return false;
-      if (!hybrids && (kSchemes[i].pk_bytes == kSchemes[j].pk_bytes || kSchemes[i].ct_bytes == kSchemes[j].ct_bytes))
-        return false;
+      shares = shares || kSchemes[i].pk_bytes == kSchemes[j].pk_bytes || kSchemes[i].ct_bytes == kSchemes[j].ct_bytes;
     }
+    if (shares == kSchemes[i].pk_ct_sizes_unique) return false;
+  }
   return true;
 }
 static_assert(sizes_unique());
@@ -232,6 +275,15 @@ SecretBytes draw_coins(std::size_t n) {
 }  // namespace
 
 std::span<const SchemeInfo> all_schemes() noexcept { return kSchemes; }
+
+std::string_view family_name(Family f) noexcept {
+  switch (f) {
+    case Family::MlKem: return "ML-KEM";
+    case Family::Ntru: return "NTRU";
+    case Family::Hybrid: return "hybrid";
+  }
+  return "unknown";
+}
 
 const SchemeInfo& scheme_info(Scheme s) noexcept {
   for (const SchemeInfo& i : kSchemes)

@@ -37,11 +37,23 @@ enum class Scheme {
   X25519MlKem768,  ///< the TLS 1.3 hybrid key share (draft-ietf-tls-ecdhe-mlkem)
 };
 
+/// The family a scheme belongs to. Code asks SchemeInfo's capability fields what it needs to
+/// know (is the secret key a seed, is there a NIST KAT, ...); the family is for display and
+/// for what is truly one family's own.
+enum class Family {
+  MlKem,   ///< ML-KEM (FIPS 203)
+  Ntru,    ///< NTRU (NIST PQC round 3)
+  Hybrid,  ///< ML-KEM-768 with X25519
+};
+
+/// "ML-KEM", "NTRU" or "hybrid".
+PQKEM_API std::string_view family_name(Family f) noexcept;
+
 /// Static facts about a scheme.
 struct SchemeInfo {
   Scheme scheme;
-  std::string_view name;    ///< canonical name, e.g. "ML-KEM-768"
-  std::string_view family;  ///< "ML-KEM", "NTRU" or "hybrid"
+  std::string_view name;      ///< canonical name, e.g. "ML-KEM-768"
+  Family family;
   std::string_view standard;  ///< e.g. "FIPS 203"
   std::size_t pk_bytes;     ///< encapsulation (public) key
   std::size_t sk_bytes;     ///< decapsulation (secret) key, expanded form
@@ -60,6 +72,20 @@ struct SchemeInfo {
   /// draw instead, random_keygen_coins). Unused entries are 0.
   std::size_t keygen_draws[2];
   std::size_t encaps_draws[2];
+  /// The standard secret key is the seed (the hybrids): a key file holds the seed_bytes seed,
+  /// and the expanded form (sk_bytes) starts with it. Otherwise the secret key is sk_bytes.
+  bool seed_is_secret_key;
+  /// NIST's KAT procedure (PQCgenKAT_kem: a DRBG feeding keygen and encaps) applies and its
+  /// published files exist: ML-KEM and NTRU. The hybrids' vectors come from their drafts.
+  bool has_nist_kat;
+  /// No other scheme has a public key or a ciphertext of this one's size, so the size alone
+  /// names it (scheme_from_pk_size / _ct_size). False for the two hybrids, which share theirs.
+  bool pk_ct_sizes_unique;
+  /// check_public_key rejects all but a negligible fraction of byte strings of pk_bytes, so
+  /// that a ciphertext of the same size fails it: ML-KEM's modulus check (every coefficient
+  /// below q), also inside the hybrids. NTRU's check (the unused bits of the last byte are
+  /// zero) accepts its own ciphertexts, which have the public key's size.
+  bool pk_check_strong;
 
   [[nodiscard]] std::size_t keygen_coin_bytes() const noexcept { return keygen_draws[0] + keygen_draws[1]; }
   [[nodiscard]] std::size_t encaps_coin_bytes() const noexcept { return encaps_draws[0] + encaps_draws[1]; }
@@ -109,6 +135,18 @@ PQKEM_API std::string_view random_source_name(RandomSource source) noexcept;
 PQKEM_API std::string_view random_source_description(RandomSource source) noexcept;
 /// "system" or "openssl" in any case; nullopt otherwise.
 PQKEM_API std::optional<RandomSource> parse_random_source(std::string_view name) noexcept;
+
+/// Which implementation the operations run: "portable", or on x86-64 "avx2" or "avx512" (all
+/// give the same bytes). By default the library picks the fastest this CPU is known to run well
+/// (the tool's `auto`: AVX-512 on AMD Zen 4 and 5, else AVX2 where usable, else portable). The
+/// library reads no environment variable for this: a program chooses (the pqkem tool: --impl
+/// and PQKEM_IMPL). Selects `name` ("auto", or an implementation's name, in any case) for every
+/// later operation of the process; throws Error(Errc::bad_argument) for an unknown name or an
+/// implementation this build or CPU cannot run, saying which. Not meant to race with running
+/// operations.
+PQKEM_API void set_implementation(std::string_view name);
+/// The implementation operations use now: "portable", "avx2" or "avx512".
+PQKEM_API std::string_view implementation() noexcept;
 
 /// The coins a randomized key generation / encapsulation uses, keygen_coin_bytes() /
 /// encaps_coin_bytes() of them, from random_source() (Errc::rng_failure if it fails):

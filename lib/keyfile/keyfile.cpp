@@ -245,7 +245,7 @@ PrivateKey private_key_from_expanded(Scheme s, ByteView dk) {
   key.scheme = s;
   key.form = PrivateKeyForm::expanded;
   // A hybrid's expanded key starts with its seed (hybrid/hybrid.hpp), checked just above.
-  if (info.family == "hybrid") key.seed = SecretBytes(dk.first(info.seed_bytes));
+  if (info.seed_is_secret_key) key.seed = SecretBytes(dk.first(info.seed_bytes));
   key.pk = public_key_from_secret_key(s, dk);
   try {
     check_public_key(s, key.pk);

@@ -1,7 +1,6 @@
 #include "mlkem/ntt.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <utility>
 
 namespace pqkem::mlkem {
@@ -269,10 +268,22 @@ static_assert(find_plan(kDefaultNttPlan.substr(0, kDefaultNttPlan.find('/'))) !=
                   find_plan(kDefaultNttPlan.substr(kDefaultNttPlan.find('/') + 1)) != nullptr,
               "kDefaultNttPlan must name a plan (or FORWARD/INVERSE plans)");
 
-/// nullptr until first use, which reads PQKEM_NTT_PLAN (an unparsable value falls back to
-/// the default here; the CLI rejects it with a usage error).
-std::atomic<const NttPlanEntry*> g_forward{nullptr};
-std::atomic<const NttPlanEntry*> g_inverse{nullptr};
+/// The plans in use, as indices into kPlans: forward in the low 16 bits, inverse in the high
+/// 16. One word, so that a reader never sees one direction of one choice and the other of
+/// another; set at compile time to kDefaultNttPlan, so the first use has nothing to set up.
+constexpr std::uint32_t plan_index(std::string_view name) noexcept {
+  return static_cast<std::uint32_t>(find_plan(name) - kPlans.data());
+}
+constexpr std::uint32_t pack_plans(std::uint32_t forward, std::uint32_t inverse) noexcept {
+  return forward | inverse << 16;
+}
+constexpr std::uint32_t kDefaultPlans = [] {
+  const auto slash = kDefaultNttPlan.find('/');
+  const std::string_view f = kDefaultNttPlan.substr(0, slash);
+  const std::string_view i = slash == std::string_view::npos ? f : kDefaultNttPlan.substr(slash + 1);
+  return pack_plans(plan_index(f), plan_index(i));
+}();
+std::atomic<std::uint32_t> g_plans{kDefaultPlans};
 
 std::optional<NttPlanChoice> parse_choice(std::string_view spec) noexcept {
   const auto slash = spec.find('/');
@@ -298,24 +309,13 @@ std::string NttPlanChoice::name() const {
 std::optional<NttPlanChoice> parse_ntt_plan(std::string_view spec) noexcept { return parse_choice(spec); }
 
 NttPlanChoice current_ntt_plan() noexcept {
-  const NttPlanEntry* f = g_forward.load(std::memory_order_acquire);
-  if (f == nullptr) {
-    const char* env = std::getenv("PQKEM_NTT_PLAN");
-    std::optional<NttPlanChoice> chosen = env != nullptr ? parse_choice(env) : std::nullopt;
-    if (!chosen) chosen = parse_choice(kDefaultNttPlan);
-    const NttPlanEntry* expected = nullptr;
-    if (g_forward.compare_exchange_strong(expected, chosen->forward, std::memory_order_acq_rel))
-      g_inverse.store(chosen->inverse, std::memory_order_release);
-    f = g_forward.load(std::memory_order_acquire);
-  }
-  const NttPlanEntry* i = g_inverse.load(std::memory_order_acquire);
-  while (i == nullptr) i = g_inverse.load(std::memory_order_acquire);  // the first caller is storing it
-  return {f, i};
+  const std::uint32_t v = g_plans.load(std::memory_order_relaxed);
+  return {&kPlans[v & 0xffff], &kPlans[v >> 16]};
 }
 
 void set_ntt_plan(NttPlanChoice choice) noexcept {
-  g_inverse.store(choice.inverse, std::memory_order_release);
-  g_forward.store(choice.forward, std::memory_order_release);
+  const auto index = [](const NttPlanEntry* p) { return static_cast<std::uint32_t>(p - kPlans.data()); };
+  g_plans.store(pack_plans(index(choice.forward), index(choice.inverse)), std::memory_order_relaxed);
 }
 void set_ntt_plan(const NttPlanEntry& plan) noexcept { set_ntt_plan(NttPlanChoice{&plan, &plan}); }
 

@@ -60,10 +60,11 @@ inline constexpr std::string_view kDefaultNttPlan = "11212";
 /// "3211" (both directions) or "11212/22111" (forward/inverse); nullopt if a name is unknown.
 std::optional<NttPlanChoice> parse_ntt_plan(std::string_view spec) noexcept;
 
-/// The plans in use (process-wide): set_ntt_plan's choice, else PQKEM_NTT_PLAN from the
-/// environment if it parses, else kDefaultNttPlan.
+/// The plans in use (process-wide): set_ntt_plan's choice, else kDefaultNttPlan. The library
+/// reads no environment: the tool parses --ntt-plan / PQKEM_NTT_PLAN and calls set_ntt_plan.
 NttPlanChoice current_ntt_plan() noexcept;
-/// Selects the plans for the whole process. Not meant to race with running operations.
+/// Selects the plans for the whole process (entries of all_ntt_plans(), as parse_ntt_plan and
+/// find_ntt_plan return them). Not meant to race with running operations.
 void set_ntt_plan(NttPlanChoice choice) noexcept;
 /// Selects `plan` for both directions.
 void set_ntt_plan(const NttPlanEntry& plan) noexcept;

@@ -1,10 +1,10 @@
 #include "simd/dispatch.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <string>
 
 #include "error.hpp"
+#include "pqkem.hpp"
 #include "simd/cpu.hpp"
 #include "util/ascii.hpp"
 
@@ -18,17 +18,8 @@
 namespace pqkem::simd {
 namespace {
 
-/// -1: not chosen yet (first use reads PQKEM_IMPL); otherwise an Impl value.
+/// -1: not chosen yet (the first use makes the automatic choice); otherwise an Impl value.
 std::atomic<int> g_impl{-1};
-
-Impl initial_impl() noexcept {
-  if (const char* env = std::getenv("PQKEM_IMPL"); env != nullptr) {
-    const std::string_view v(env);
-    if (const auto impl = parse_impl(v); impl && impl_usable(*impl)) return *impl;
-    // "auto", empty or unusable: the automatic choice (the CLI rejects bad values loudly).
-  }
-  return best_impl();
-}
 
 }  // namespace
 
@@ -84,7 +75,7 @@ Impl active_impl() noexcept {
   int v = g_impl.load(std::memory_order_acquire);
   if (v < 0) {
     int expected = -1;
-    g_impl.compare_exchange_strong(expected, static_cast<int>(initial_impl()), std::memory_order_acq_rel);
+    g_impl.compare_exchange_strong(expected, static_cast<int>(best_impl()), std::memory_order_acq_rel);
     v = g_impl.load(std::memory_order_acquire);
   }
   return static_cast<Impl>(v);
@@ -101,3 +92,19 @@ void set_impl(Impl impl) {
 void set_impl_auto() noexcept { g_impl.store(static_cast<int>(best_impl()), std::memory_order_release); }
 
 }  // namespace pqkem::simd
+
+namespace pqkem {
+
+void set_implementation(std::string_view name) {
+  if (simd::is_auto_impl(name)) {
+    simd::set_impl_auto();
+    return;
+  }
+  const auto impl = simd::parse_impl(name);
+  if (!impl) throw Error(Errc::bad_argument, "implementation must be auto, portable, avx2 or avx512");
+  simd::set_impl(*impl);
+}
+
+std::string_view implementation() noexcept { return simd::impl_name(simd::active_impl()); }
+
+}  // namespace pqkem

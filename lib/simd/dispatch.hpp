@@ -1,8 +1,8 @@
 // pqkem: which implementation (portable, AVX2 or AVX-512) the operations use.
 //
 // The choice is made once per process (and may be changed between operations): set_impl()
-// wins; otherwise PQKEM_IMPL in the environment (portable|avx2|avx512|auto) if it names a usable
-// implementation; otherwise the best usable one. Operations read active_impl() once and run
+// wins; otherwise the best usable one (best_impl). The library reads no environment: the tool
+// parses --impl / PQKEM_IMPL and calls set_impl. Operations read active_impl() once and run
 // that backend's kernels for the whole operation. SIMD code lives only in files compiled with
 // its flags (lib/simd/<subject>/*_avx2.cpp with -mavx2, *_avx512.cpp with the AVX-512 flags) and
 // is reached only through this choice, so the binary runs on any x86-64 CPU.
@@ -35,7 +35,7 @@ Impl best_impl() noexcept;
 Impl active_impl() noexcept;
 /// Selects `impl` for the process. Throws pqkem::Error(Errc::bad_argument) if it is not usable.
 void set_impl(Impl impl);
-/// Back to the automatic choice (best_impl()), ignoring PQKEM_IMPL.
+/// Back to the automatic choice (best_impl()).
 void set_impl_auto() noexcept;
 
 }  // namespace pqkem::simd

@@ -99,10 +99,10 @@ void run_scheme(const SchemeInfo& info) {
     pqkem::SecretBytes sk = kp.sk.clone();
     constexpr std::size_t kMlKem768DkPke = 1152, kMlKem768Ek = 1184;
     std::size_t prefix = sk.size(), suffix = 0;
-    if (info.family == "ML-KEM") {
+    if (info.family == pqkem::Family::MlKem) {
       prefix = info.sk_bytes - info.pk_bytes - 64;
       suffix = 32;
-    } else if (info.family == "hybrid") {
+    } else if (info.family == pqkem::Family::Hybrid) {
       prefix = info.seed_bytes + kMlKem768DkPke;
       suffix = info.sk_bytes - prefix - kMlKem768Ek - 32;
     }

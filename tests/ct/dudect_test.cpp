@@ -351,7 +351,7 @@ void corrupt(std::span<std::uint8_t> ct, Rng& rng) {
   ct[pos] ^= static_cast<std::uint8_t>(1 + rng.below(255));
 }
 
-bool is_mlkem(const SchemeInfo& info) { return info.family == "ML-KEM"; }
+bool is_mlkem(const SchemeInfo& info) { return info.family == pqkem::Family::MlKem; }
 int mlkem_k(const SchemeInfo& info) { return static_cast<int>((info.pk_bytes - 32) / 384); }
 
 /// ML-KEM keys that share one rho. The time to sample A from rho depends on rho (rejection

@@ -257,7 +257,7 @@ void expect_no_leftovers(const char* what, F&& op) {
 TEST_P(OperationWipe, KeygenEncapsDecapsLeaveNoSecret) {
   const pqkem::Scheme s = GetParam();
   const pqkem::SchemeInfo& info = pqkem::scheme_info(s);
-  const bool mlkem = info.family == "ML-KEM";
+  const bool mlkem = info.family == pqkem::Family::MlKem;
   for (const auto impl : usable_impls()) {
     SCOPED_TRACE(std::string(pqkem::simd::impl_name(impl)));
     pqkem::simd::set_impl(impl);
@@ -283,7 +283,7 @@ TEST_P(OperationWipe, KeygenEncapsDecapsLeaveNoSecret) {
     // A hybrid's X25519 private key and ML-KEM seed (X-Wing: expanded from its seed by SHAKE256;
     // X25519MLKEM768: the seed is d || z || sk_X).
     std::array<std::uint8_t, 96> hybrid_seed{};
-    if (info.family == "hybrid") {
+    if (info.family == pqkem::Family::Hybrid) {
       if (s == pqkem::Scheme::XWing)
         pqkem::hash::shake256(hybrid_seed, {pqkem::ByteView(kg)});
       else
@@ -294,7 +294,7 @@ TEST_P(OperationWipe, KeygenEncapsDecapsLeaveNoSecret) {
     // The secret key's own bytes: its first 64 (s^ or f) and the last 32 (z / PRF key).
     add_secret("secret key (start)", kp.sk.data(), 64);
     // (A hybrid's key ends with the public pk_X: its ML-KEM z lies 2368 bytes into dk_M.)
-    if (info.family == "hybrid")
+    if (info.family == pqkem::Family::Hybrid)
       add_secret("secret key (ML-KEM z)", kp.sk.data() + info.seed_bytes + 2368, 32);
     else
       add_secret("secret key (end)", kp.sk.data() + kp.sk.size() - 32, 32);
@@ -310,7 +310,7 @@ TEST_P(OperationWipe, KeygenEncapsDecapsLeaveNoSecret) {
     });
     expect_no_leftovers("public_key_from_secret_key",
                         [&] { const auto pk = pqkem::public_key_from_secret_key(s, kp.sk); });
-    if (info.family == "hybrid") {
+    if (info.family == pqkem::Family::Hybrid) {
       // The seed given as the secret key: expanded into a temporary key, which must go too.
       const auto seed = pqkem::ByteView(kp.sk).first(info.seed_bytes);
       expect_no_leftovers("decaps (seed)", [&] { const auto ss = pqkem::decaps(s, seed, e.ct); });

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     write("fuzz_diff_kem", n, cat({h, kg, ec}));
     const std::uint8_t flip[3] = {0, 0, 4};
     write("fuzz_diff_kem", n + "-flip", cat({h, kg, ec, flip}));
-    if (info.family == "NTRU") {
+    if (info.family == pqkem::Family::Ntru) {
       // Zero coins (the reader pads a short input with zeros): f = 0, which keygen refuses.
       write("fuzz_decaps", n + "-refused-coins", cat({h0}));
       write("fuzz_diff_kem", n + "-refused-coins", cat({h}));

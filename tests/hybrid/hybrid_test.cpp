@@ -472,7 +472,7 @@ TEST(XWing, SmallOrderX25519ShareIsNotAnError) {
 // "sk" there would be pqkem's in-memory expanded key).
 TEST(HybridKat, NoNistKatProcedure) {
   for (const SchemeInfo& i : all_schemes()) {
-    const bool hybrid = i.family == "hybrid";
+    const bool hybrid = i.family == pqkem::Family::Hybrid;
     EXPECT_EQ(has_kat_procedure(i.scheme), !hybrid) << i.name;
     if (hybrid) {
       EXPECT_TRUE(throws(Errc::bad_argument, [&] { (void)kat_rsp(i.scheme, 1); })) << i.name;
@@ -496,7 +496,7 @@ TEST(HybridNames, ParseAndSizes) {
   EXPECT_EQ(scheme_from_sk_size(2496), Scheme::XWing);
   EXPECT_EQ(scheme_from_sk_size(2528), Scheme::X25519MlKem768);
   const auto& x = scheme_info(Scheme::XWing);
-  EXPECT_EQ(x.family, "hybrid");
+  EXPECT_EQ(x.family, pqkem::Family::Hybrid);
   EXPECT_EQ(x.ss_bytes, 32u);
   EXPECT_EQ(x.seed_bytes, 32u);
   EXPECT_EQ(x.keygen_coin_bytes(), 32u);

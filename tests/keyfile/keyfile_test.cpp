@@ -1028,7 +1028,7 @@ TEST(NoInputInMessages, RawSecretKeyStartingWithASequenceTag) {
 // NTRU and X25519MLKEM768 have no OID: no key files. ML-KEM and X-Wing have.
 TEST(KeyFile, SchemesWithoutAnOidHaveNoKeyFiles) {
   for (const auto& info : all_schemes()) {
-    const bool with_oid = info.family == "ML-KEM" || info.scheme == Scheme::XWing;
+    const bool with_oid = info.family == pqkem::Family::MlKem || info.scheme == Scheme::XWing;
     EXPECT_EQ(keyfile::has_key_files(info.scheme), with_oid) << info.name;
     EXPECT_EQ(keyfile::oid_standard(info.scheme).has_value(), with_oid) << info.name;
     EXPECT_EQ(keyfile::key_file_holds_seed_only(info.scheme), info.scheme == Scheme::XWing) << info.name;

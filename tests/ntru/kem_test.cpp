@@ -171,7 +171,7 @@ TEST_P(NtruKem, PublicKeyFromSecretKey) {
 TEST_P(NtruKem, SchemeTable) {
   const Scheme s = GetParam();
   const SchemeInfo& info = scheme_info(s);
-  EXPECT_EQ(info.family, "NTRU");
+  EXPECT_EQ(info.family, pqkem::Family::Ntru);
   EXPECT_EQ(info.seed_bytes, 0u);
   EXPECT_EQ(info.ss_bytes, 32u);
   EXPECT_EQ(info.keygen_draws[1], 32u);

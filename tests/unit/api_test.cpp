@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "hash.hpp"
+#include "kat.hpp"
 #include "pqkem.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
@@ -144,7 +145,7 @@ TEST(Schemes, NamesAndSizes) {
   for (const SchemeInfo& i : all_schemes()) {
     EXPECT_EQ(parse_scheme(i.name), i.scheme);
     EXPECT_EQ(scheme_from_sk_size(i.sk_bytes), i.scheme);
-    if (i.family == "hybrid") {
+    if (i.family == pqkem::Family::Hybrid) {
       // X-Wing and X25519MLKEM768 share both sizes: neither is named by them.
       EXPECT_EQ(scheme_from_pk_size(i.pk_bytes), std::nullopt);
       EXPECT_EQ(scheme_from_ct_size(i.ct_bytes), std::nullopt);
@@ -157,6 +158,82 @@ TEST(Schemes, NamesAndSizes) {
   }
   EXPECT_EQ(scheme_info(Scheme::MlKem768).pk_bytes, 1184u);
   EXPECT_EQ(scheme_from_pk_size(1000), std::nullopt);
+}
+
+// The public setter: every name the documentation gives, in any case; an unknown or unusable
+// implementation is refused with bad_argument and leaves the choice as it was.
+TEST(Implementation, SetImplementationSelectsAndRefuses) {
+  const std::string before(implementation());
+  for (const simd::Impl impl : {simd::Impl::portable, simd::Impl::avx2, simd::Impl::avx512}) {
+    const std::string name(simd::impl_name(impl));
+    if (simd::impl_usable(impl)) {
+      set_implementation(name);
+      EXPECT_EQ(implementation(), name);
+      EXPECT_EQ(simd::active_impl(), impl);
+    } else {
+      try {
+        set_implementation(name);
+        ADD_FAILURE() << name << " accepted although not usable";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), Errc::bad_argument);
+        EXPECT_NE(std::string(e.what()).find(simd::impl_unusable_reason(impl)), std::string::npos) << e.what();
+      }
+    }
+  }
+  set_implementation("PORTABLE");
+  EXPECT_EQ(implementation(), "portable");
+  set_implementation("Auto");
+  EXPECT_EQ(simd::active_impl(), simd::best_impl());
+  for (const char* bad : {"", "avx", "sse2", "portable "}) {
+    try {
+      set_implementation(bad);
+      ADD_FAILURE() << "'" << bad << "' accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::bad_argument);
+    }
+    EXPECT_EQ(simd::active_impl(), simd::best_impl()) << "a refused name changed the choice";
+  }
+  set_implementation(before);
+}
+
+// Each capability field of SchemeInfo states what the library then does: the fields are
+// checked against that behaviour, not against a list of names.
+TEST(Schemes, CapabilitiesStateWhatTheLibraryDoes) {
+  EXPECT_EQ(family_name(Family::MlKem), "ML-KEM");
+  EXPECT_EQ(family_name(Family::Ntru), "NTRU");
+  EXPECT_EQ(family_name(Family::Hybrid), "hybrid");
+  for (const SchemeInfo& i : all_schemes()) {
+    SCOPED_TRACE(std::string(i.name));
+    const Scheme s = i.scheme;
+    // pk_ct_sizes_unique: the sizes alone name the scheme.
+    EXPECT_EQ(scheme_from_pk_size(i.pk_bytes) == s, i.pk_ct_sizes_unique);
+    EXPECT_EQ(scheme_from_ct_size(i.ct_bytes) == s, i.pk_ct_sizes_unique);
+    // has_nist_kat: kat_rsp runs, or refuses with bad_argument.
+    if (i.has_nist_kat) {
+      EXPECT_NO_THROW((void)kat_rsp(s, 0));
+    } else {
+      EXPECT_THROW((void)kat_rsp(s, 0), Error);
+    }
+    const KeyPair kp = keygen(s);
+    const Encapsulation enc = encaps(s, kp.pk);
+    // seed_is_secret_key: the expanded key starts with the seed, and the seed alone decapsulates.
+    if (i.seed_is_secret_key) {
+      ASSERT_GT(i.seed_bytes, 0u);
+      const ByteView seed = kp.sk.view().first(i.seed_bytes);
+      EXPECT_EQ(public_key_from_secret_key(s, seed), kp.pk);
+      EXPECT_TRUE(std::ranges::equal(decaps(s, seed, enc.ct).view(), enc.ss.view()));
+    } else if (i.seed_bytes > 0) {
+      EXPECT_THROW((void)decaps(s, kp.sk.view().first(i.seed_bytes), enc.ct), Error);
+    }
+    // pk_check_strong: a ciphertext, cut or repeated to a public key's size, is no public key.
+    Bytes not_pk(i.pk_bytes);
+    for (std::size_t k = 0; k < not_pk.size(); ++k) not_pk[k] = enc.ct[k % enc.ct.size()];
+    if (i.pk_check_strong) {
+      EXPECT_THROW(check_public_key(s, not_pk), Error);
+    } else {
+      EXPECT_NO_THROW(check_public_key(s, not_pk));
+    }
+  }
 }
 
 }  // namespace
