@@ -586,50 +586,38 @@ std::vector<Row> order_ntt_plans(std::vector<Row> rows) {
   return out;
 }
 
-}  // namespace
-
-void run_bench(const BenchOptions& opts) {
-  apply_engine_options({std::nullopt, opts.ntt_plan});
-  apply_rng_option(opts.rng);
-  use_openssl();  // the reference workloads; the KAT DRBG of the kernel rows
-  std::vector<Scheme> schemes;
-  for (const std::string& a : opts.algorithms) schemes.push_back(require_algorithm(a));
-  if (schemes.empty())
-    for (const SchemeInfo& info : all_schemes()) schemes.push_back(info.scheme);
-
+/// The implementations --impl names (auto: the one in use; all: every usable one).
+std::vector<simd::Impl> selected_impls(const std::string& impl_option) {
   const std::vector<std::string_view> usable = simd::usable_implementations();
+  const std::string choice = lower_ascii(impl_option);
   std::vector<simd::Impl> impls;
-  const std::string impl_choice = lower_ascii(opts.impl);
-  const auto named_impl = simd::parse_impl(impl_choice);
-  if (impl_choice == "auto") {
+  if (choice == "auto") {
     impls.push_back(simd::active_impl());  // --impl's choice (the tool's PQKEM_IMPL) or the best usable
-  } else if (impl_choice == "all") {
+  } else if (choice == "all") {
     for (const std::string_view name : usable) impls.push_back(*simd::parse_impl(name));
-  } else if (named_impl) {
-    const std::string_view name = simd::impl_name(*named_impl);
+  } else if (const auto named = simd::parse_impl(choice)) {
+    const std::string_view name = simd::impl_name(*named);
     if (std::find(usable.begin(), usable.end(), name) == usable.end())
       throw_failure(fmt::format("implementation '{}' is not usable on this CPU or in this build (usable: {})", name,
                                 fmt::join(usable, ", ")));
-    impls.push_back(*named_impl);
+    impls.push_back(*named);
   } else {
-    throw_usage(fmt::format("--impl must be auto, portable, avx2, avx512 or all, not '{}'", printable(opts.impl)));
+    throw_usage(fmt::format("--impl must be auto, portable, avx2, avx512 or all, not '{}'", printable(impl_option)));
   }
+  return impls;
+}
+
+void check_bench_options(const BenchOptions& opts) {
   if (opts.baseline && opts.json) throw_usage("--baseline compares in the table; it cannot be combined with --json");
   if (opts.fail_on_regression && !opts.baseline) throw_usage("--fail-on-regression needs --baseline");
   if (opts.kernels && opts.ntt_plans) throw_usage("--kernels and --ntt-plans are separate runs; give one of them");
-  if (opts.ntt_plans && named_impl && *named_impl != simd::Impl::portable)
+  const auto named = simd::parse_impl(lower_ascii(opts.impl));
+  if (opts.ntt_plans && named && *named != simd::Impl::portable)
     throw_usage("--ntt-plans measures the portable NTT's merge plans only; the AVX2 NTT has one schedule (see --kernels)");
+}
 
-  const std::optional<Baseline> baseline =
-      opts.baseline ? std::optional<Baseline>(read_baseline(*opts.baseline)) : std::nullopt;
-  const Timing timing{opts.rounds, static_cast<std::size_t>(opts.iterations), tick_rate()};
-  const std::uint64_t granularity = timer_granularity();
-
-  std::vector<Row> results = opts.ntt_plans ? ntt_plan_rows()
-                             : opts.kernels ? kernel_rows(schemes, impls)
-                                            : operation_rows(schemes, impls);
-  // The reference workloads run in every round, with the rows, but are no rows of the output.
-  OpenSslReference openssl;
+/// The reference workloads: they run in every round, with the rows, but are no rows of the output.
+std::vector<Row> reference_rows(OpenSslReference& openssl) {
   std::vector<Row> references;
   references.push_back(make_row("reference", "loop", "-", [] {
     const std::uint64_t v = reference_loop();
@@ -639,31 +627,31 @@ void run_bench(const BenchOptions& opts) {
     references.push_back(make_row("reference", "openssl_sha3_256", "-", [&openssl] { openssl.sha3(); }));
     references.push_back(make_row("reference", "openssl_aes_256_gcm", "-", [&openssl] { openssl.aes_gcm(); }));
   }
-  std::vector<Comparison> compared;
-  {
-    const Progress progress;
-    std::vector<Row*> all = pointers(references);
-    for (Row* r : pointers(results)) all.push_back(r);
-    measure_rounds(all, timing, progress);
-    if (baseline) {
-      for (int pass = 0; pass < kConfirmPasses; ++pass) {
-        compared = compare_all(*baseline, results, granularity, references);
-        std::vector<Row*> flagged = pointers(references);
-        for (std::size_t i = 0; i < results.size(); ++i)
-          if (compared[i].verdict.regression) flagged.push_back(&results[i]);
-        if (flagged.size() == references.size()) break;
-        measure_rounds(flagged, timing, progress);
-      }
-    }
-  }
-  if (opts.ntt_plans) results = order_ntt_plans(std::move(results));
-  else add_speedups(results);
-  if (baseline) compared = compare_all(*baseline, results, granularity, references);
+  return references;
+}
 
-  if (opts.json) {
-    print_json(results, timing.rate, granularity, references);
-    return;
+/// Every row and reference, interleaved over the rounds; with a baseline, the rows it flags are
+/// measured again (up to kConfirmPasses times), so that one noisy round does not flag a row.
+void measure_all(std::vector<Row>& results, std::vector<Row>& references, const Timing& timing,
+                 const std::optional<Baseline>& baseline, std::uint64_t granularity) {
+  const Progress progress;
+  std::vector<Row*> all = pointers(references);
+  for (Row* r : pointers(results)) all.push_back(r);
+  measure_rounds(all, timing, progress);
+  if (!baseline) return;
+  for (int pass = 0; pass < kConfirmPasses; ++pass) {
+    const std::vector<Comparison> compared = compare_all(*baseline, results, granularity, references);
+    std::vector<Row*> flagged = pointers(references);
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (compared[i].verdict.regression) flagged.push_back(&results[i]);
+    if (flagged.size() == references.size()) break;
+    measure_rounds(flagged, timing, progress);
   }
+}
+
+/// The lines above the table: method, clock, references (and their change since the baseline).
+std::string table_header(const std::vector<Row>& references, const Timing& timing, std::uint64_t granularity,
+                         const std::optional<Baseline>& baseline) {
   std::vector<std::string> ref_text;
   for (const Row& r : references) {
     std::string t = fmt::format("{} {}", r.item, group_digits(r.best()));
@@ -675,7 +663,7 @@ void run_bench(const BenchOptions& opts) {
     }
     ref_text.push_back(t);
   }
-  write_stdout(fmt::format(
+  return fmt::format(
       "pqkem bench: rdtsc ticks per call. median: the lowest of {} round medians (rounds interleaved across rows);\n"
       "spread: how far the middle round median lies above it; p10: 10th percentile of all calls.\n"
       "rdtsc ticks are reference-clock ticks (TSC measured at {:.3f} GHz), not core cycles.\n"
@@ -687,24 +675,62 @@ void run_bench(const BenchOptions& opts) {
       baseline ? fmt::format("\nmachine drift: {:+.1f}% (the largest slow-down above; added to every limit)",
                              100 * machine_drift(*baseline, references))
                : "",
-      simd::cpu_brand(), fmt::join(usable, ", ")));
-  print_table(results, timing.rate, compared, opts.ntt_plans ? "vs 1111111" : "speed-up");
+      simd::cpu_brand(), fmt::join(simd::usable_implementations(), ", "));
+}
 
-  if (baseline) {
-    if (baseline->without_rounds)
-      fmt::print(stderr,
-                 "pqkem: note: this baseline has no rounds (an older pqkem wrote it); its noise is taken to be "
-                 "this run's; write it again for a fairer comparison ({})\n",
-                 printable(input_name(baseline->path)));
-    const auto regressions = std::count_if(compared.begin(), compared.end(),
-                                           [](const Comparison& c) { return c.verdict.regression; });
-    if (regressions > 0) {
-      const std::string what =
-          fmt::format("{} measurement(s) slower than the baseline by more than their noise limit", regressions);
-      if (opts.fail_on_regression) throw_failure(what, input_name(baseline->path));
-      fmt::print(stderr, "pqkem: {} ({})\n", what, printable(input_name(baseline->path)));
-    }
+/// After the table: a note on an old baseline, and the regressions (exit 1 with
+/// --fail-on-regression).
+void report_regressions(const Baseline& baseline, const std::vector<Comparison>& compared, bool fail) {
+  if (baseline.without_rounds)
+    fmt::print(stderr,
+               "pqkem: note: this baseline has no rounds (an older pqkem wrote it); its noise is taken to be "
+               "this run's; write it again for a fairer comparison ({})\n",
+               printable(input_name(baseline.path)));
+  const auto regressions =
+      std::count_if(compared.begin(), compared.end(), [](const Comparison& c) { return c.verdict.regression; });
+  if (regressions == 0) return;
+  const std::string what =
+      fmt::format("{} measurement(s) slower than the baseline by more than their noise limit", regressions);
+  if (fail) throw_failure(what, input_name(baseline.path));
+  fmt::print(stderr, "pqkem: {} ({})\n", what, printable(input_name(baseline.path)));
+}
+
+}  // namespace
+
+void run_bench(const BenchOptions& opts) {
+  apply_engine_options({std::nullopt, opts.ntt_plan});
+  apply_rng_option(opts.rng);
+  use_openssl();  // the reference workloads; the KAT DRBG of the kernel rows
+  std::vector<Scheme> schemes;
+  for (const std::string& a : opts.algorithms) schemes.push_back(require_algorithm(a));
+  if (schemes.empty())
+    for (const SchemeInfo& info : all_schemes()) schemes.push_back(info.scheme);
+  const std::vector<simd::Impl> impls = selected_impls(opts.impl);
+  check_bench_options(opts);
+
+  const std::optional<Baseline> baseline =
+      opts.baseline ? std::optional<Baseline>(read_baseline(*opts.baseline)) : std::nullopt;
+  const Timing timing{opts.rounds, static_cast<std::size_t>(opts.iterations), tick_rate()};
+  const std::uint64_t granularity = timer_granularity();
+
+  std::vector<Row> results = opts.ntt_plans ? ntt_plan_rows()
+                             : opts.kernels ? kernel_rows(schemes, impls)
+                                            : operation_rows(schemes, impls);
+  OpenSslReference openssl;
+  std::vector<Row> references = reference_rows(openssl);
+  measure_all(results, references, timing, baseline, granularity);
+  if (opts.ntt_plans) results = order_ntt_plans(std::move(results));
+  else add_speedups(results);
+  std::vector<Comparison> compared;
+  if (baseline) compared = compare_all(*baseline, results, granularity, references);
+
+  if (opts.json) {
+    print_json(results, timing.rate, granularity, references);
+    return;
   }
+  write_stdout(table_header(references, timing, granularity, baseline));
+  print_table(results, timing.rate, compared, opts.ntt_plans ? "vs 1111111" : "speed-up");
+  if (baseline) report_regressions(*baseline, compared, opts.fail_on_regression);
 }
 
 void declare_bench(CommandBuilder& cmd, BenchOptions& opts) {

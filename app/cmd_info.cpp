@@ -111,6 +111,120 @@ void add_fingerprint(Report& r, ByteView pk, const std::string& text_key) {
   r.add_string(text_key, "public_key_sha256", sha256_hex(pk));
 }
 
+/// The report of `pqkem info` on one input, a method per kind of input.
+class InfoReport {
+public:
+  explicit InfoReport(const KeyInput& in) : m_format(in.format), m_file_bytes(in.file_bytes) {
+    m_r.add_string("file", "file", in.file);
+  }
+  const Report& report() const noexcept { return m_r; }
+
+  void secret_key(const SecretKeyInput& sk, const KeyInput& src) {
+    const auto& key = sk.key;
+    add_algorithm(m_r, key.scheme);
+    common(Kind::secret_key, src, key.scheme);
+    m_r.add_string("private key form", "private_key_form", std::string(keyfile::form_name(key.form)));
+    if (!key.seed.empty()) m_r.add_number("seed bytes", "seed_bytes", key.seed.size());
+    // A hybrid's expanded key is pqkem's in-memory form, never a file: not worth a line.
+    if (!secret_key_is_seed(key.scheme)) m_r.add_number("expanded secret key bytes", "secret_key_bytes", key.dk.size());
+    m_r.add_number("public key bytes", "public_key_bytes", key.pk.size());
+    add_fingerprint(m_r, key.pk, "public key SHA-256");
+  }
+
+  void public_key(const PublicKeyInput& pk, const KeyInput& src) {
+    add_algorithm(m_r, pk.scheme);
+    common(Kind::public_key, src, pk.scheme);
+    m_r.add_number("public key bytes", "public_key_bytes", pk.pk.size());
+    add_fingerprint(m_r, pk.pk, "public key SHA-256");
+  }
+
+  /// Not a secret key of any scheme until -a names one: every scheme with seeds of this size is
+  /// listed (32 bytes, X-Wing's, is also the size of most shared secrets).
+  void seed(std::size_t n, const std::vector<Scheme>& seeds, const KeyInput& src) {
+    m_r.add_null("algorithm", "algorithm", "unknown: a seed does not reveal its parameter set (give -a)");
+    common(Kind::seed, src, seeds.front());
+    m_r.add_number("seed bytes", "seed_bytes", n);
+    JsonValue names = JsonValue::array();
+    for (const auto s : seeds) names.push(JsonValue::string(scheme_info(s).name));
+    m_r.fields.push_back({"seed of", "seed_of", scheme_names(seeds, "or"), std::move(names)});
+    // 32 and 64 bytes are also shared secret sizes: the bytes alone cannot tell.
+    const bool ss_size = std::any_of(all_schemes().begin(), all_schemes().end(),
+                                     [&](const SchemeInfo& i) { return i.ss_bytes == n; });
+    if (ss_size) m_r.add_string("also the size of", "also_size_of", "a shared secret");
+  }
+
+  /// A size that is both s's public key and its ciphertext (ML-KEM-1024, 1568 bytes, and every
+  /// NTRU set). Where the public key check is strong (ML-KEM), a ciphertext fails it with
+  /// overwhelming probability, so the check tells them apart; NTRU's cannot.
+  void public_key_or_ciphertext(Scheme s, ByteView bytes, const KeyInput& src) {
+    bool valid_pk = true;
+    try {
+      check_public_key(s, bytes);
+    } catch (const pqkem::Error&) {
+      valid_pk = false;
+    }
+    const bool strong = scheme_info(s).pk_check_strong;
+    const Kind kind = !valid_pk ? Kind::ciphertext : strong ? Kind::public_key : Kind::public_key_or_ciphertext;
+    if (kind == Kind::ciphertext) return ciphertext(s, bytes.size(), src);
+    add_algorithm(m_r, s);
+    common(kind, src, s);
+    m_r.add_number("public key bytes", "public_key_bytes", bytes.size());
+    add_fingerprint(m_r, bytes, kind == Kind::public_key ? "public key SHA-256" : "public key SHA-256 (if a public key)");
+  }
+
+  void ciphertext(Scheme s, std::size_t n, const KeyInput& src) {
+    add_algorithm(m_r, s);
+    common(Kind::ciphertext, src, s);
+    m_r.add_number("ciphertext bytes", "ciphertext_bytes", n);
+  }
+
+private:
+  void common(Kind kind, const KeyInput& src, Scheme s) {
+    m_r.add_string("kind", "kind", kind_text(kind));
+    m_r.fields.back().json = JsonValue::string(kind_json(kind));
+    m_r.add_string("format", "format", format_name(m_format));
+    m_r.add_string("encoding", "encoding", encoding_text(src, kind, s));
+    m_r.fields.back().json = JsonValue::string(!src.der ? "raw" : kind == Kind::secret_key ? "pkcs8" : "spki");
+    m_r.add_number("file bytes", "file_bytes", m_file_bytes);
+  }
+
+  Report m_r;
+  Format m_format;
+  std::size_t m_file_bytes;
+};
+
+/// A raw (bin or hex) input: what its size can be, in the order a key is most likely. A size
+/// that fits two schemes (the hybrids' public keys and ciphertexts) needs -a; a hybrid's
+/// expanded key size is refused by secret_key_from_input.
+void describe_raw(InfoReport& report, KeyInput in, std::optional<Scheme> algorithm) {
+  const std::size_t n = in.bytes.size();
+  const std::string file = in.file;
+  const bool from_hex = in.from_hex;
+  const auto sks = fitting(n, algorithm, [](const SchemeInfo& i) { return i.sk_bytes; });
+  const auto pks = fitting(n, algorithm, [](const SchemeInfo& i) { return i.pk_bytes; });
+  const auto cts = fitting(n, algorithm, [](const SchemeInfo& i) { return i.ct_bytes; });
+  const auto seeds =
+      fitting(n, algorithm, [](const SchemeInfo& i) { return seed_size(i.scheme).value_or(std::size_t{0}); });
+  require_unambiguous_size("public key", n, from_hex, pks, file);
+  require_unambiguous_size("ciphertext", n, from_hex, cts, file);
+  const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0, {}};
+  if (!sks.empty() || (!seeds.empty() && algorithm)) {
+    report.secret_key(secret_key_from_input(std::move(in), algorithm, true), shape);
+  } else if (!seeds.empty()) {
+    report.seed(n, seeds, shape);
+  } else if (!pks.empty() && !cts.empty() && pks.front() == cts.front()) {
+    report.public_key_or_ciphertext(pks.front(), in.bytes, shape);
+  } else if (!pks.empty()) {
+    report.public_key(public_key_from_input(std::move(in), algorithm), shape);
+  } else if (!cts.empty()) {
+    report.ciphertext(cts.front(), n, shape);
+  } else {
+    throw_failure(fmt::format("{} bytes ({}) is not the size of any key, seed or ciphertext{}", n, how_read(from_hex),
+                              algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string()),
+                  file);
+  }
+}
+
 }  // namespace
 
 void run_info(const InfoOptions& opts) {
@@ -119,108 +233,18 @@ void run_info(const InfoOptions& opts) {
   const std::vector<PathArg> inputs{{opts.path, "PATH"}};
   check_paths(inputs, {}, Format::bin, false, opts.json);
   KeyInput in = load_key_input(opts.path);
-  const std::string file = in.file;
-  const Format format = in.format;
-  const std::size_t file_bytes = in.file_bytes;
-  const bool from_hex = in.from_hex;
-
-  Report r;
-  r.add_string("file", "file", file);
-  const auto common = [&](Kind kind, const KeyInput& src, Scheme s) {
-    r.add_string("kind", "kind", kind_text(kind));
-    r.fields.back().json = JsonValue::string(kind_json(kind));
-    r.add_string("format", "format", format_name(format));
-    r.add_string("encoding", "encoding", encoding_text(src, kind, s));
-    r.fields.back().json = JsonValue::string(!src.der ? "raw" : kind == Kind::secret_key ? "pkcs8" : "spki");
-    r.add_number("file bytes", "file_bytes", file_bytes);
-  };
-  const auto describe_secret = [&](SecretKeyInput sk, const KeyInput& src) {
-    const auto& key = sk.key;
-    add_algorithm(r, key.scheme);
-    common(Kind::secret_key, src, key.scheme);
-    r.add_string("private key form", "private_key_form", std::string(keyfile::form_name(key.form)));
-    if (!key.seed.empty()) r.add_number("seed bytes", "seed_bytes", key.seed.size());
-    // A hybrid's expanded key is pqkem's in-memory form, never a file: not worth a line.
-    if (!secret_key_is_seed(key.scheme)) r.add_number("expanded secret key bytes", "secret_key_bytes", key.dk.size());
-    r.add_number("public key bytes", "public_key_bytes", key.pk.size());
-    add_fingerprint(r, key.pk, "public key SHA-256");
-  };
-  const auto describe_public = [&](const PublicKeyInput& pk, const KeyInput& src) {
-    add_algorithm(r, pk.scheme);
-    common(Kind::public_key, src, pk.scheme);
-    r.add_number("public key bytes", "public_key_bytes", pk.pk.size());
-    add_fingerprint(r, pk.pk, "public key SHA-256");
-  };
-
+  InfoReport report(in);
   if (in.der) {
     const KeyInput shape{SecretBytes(), in.format, true, in.from_hex, {}, {}, 0, {}};
     if (container_is_private(in).value_or(false)) {
-      describe_secret(secret_key_from_input(std::move(in), algorithm, true), shape);
+      report.secret_key(secret_key_from_input(std::move(in), algorithm, true), shape);
     } else {
-      describe_public(public_key_from_input(std::move(in), algorithm), shape);
+      report.public_key(public_key_from_input(std::move(in), algorithm), shape);
     }
   } else {
-    const std::size_t n = in.bytes.size();
-    // Every scheme each size fits; a size that fits two (the hybrids' public keys and
-    // ciphertexts) needs -a. A hybrid's expanded key size is refused by secret_key_from_input.
-    const auto sks = fitting(n, algorithm, [](const SchemeInfo& i) { return i.sk_bytes; });
-    const auto pks = fitting(n, algorithm, [](const SchemeInfo& i) { return i.pk_bytes; });
-    const auto cts = fitting(n, algorithm, [](const SchemeInfo& i) { return i.ct_bytes; });
-    const auto seeds =
-        fitting(n, algorithm, [](const SchemeInfo& i) { return seed_size(i.scheme).value_or(std::size_t{0}); });
-    require_unambiguous_size("public key", n, from_hex, pks, file);
-    require_unambiguous_size("ciphertext", n, from_hex, cts, file);
-    const KeyInput shape{SecretBytes(), in.format, false, in.from_hex, {}, {}, 0, {}};
-    if (!sks.empty() || (!seeds.empty() && algorithm)) {
-      describe_secret(secret_key_from_input(std::move(in), algorithm, true), shape);
-    } else if (!seeds.empty()) {
-      // Not a secret key of any scheme until -a names one: every scheme with seeds of this size
-      // is listed (32 bytes, X-Wing's, is also the size of most shared secrets).
-      r.add_null("algorithm", "algorithm", "unknown: a seed does not reveal its parameter set (give -a)");
-      common(Kind::seed, shape, seeds.front());
-      r.add_number("seed bytes", "seed_bytes", n);
-      JsonValue names = JsonValue::array();
-      for (const auto s : seeds) names.push(JsonValue::string(scheme_info(s).name));
-      r.fields.push_back({"seed of", "seed_of", scheme_names(seeds, "or"), std::move(names)});
-      // 32 and 64 bytes are also shared secret sizes: the bytes alone cannot tell.
-      const bool ss_size = std::any_of(all_schemes().begin(), all_schemes().end(),
-                                       [&](const SchemeInfo& i) { return i.ss_bytes == n; });
-      if (ss_size) r.add_string("also the size of", "also_size_of", "a shared secret");
-    } else if (!pks.empty() && !cts.empty() && pks.front() == cts.front()) {
-      // ML-KEM-1024 (1568) and every NTRU set: public key and ciphertext have the same size.
-      // Where the public key check is strong (ML-KEM), a ciphertext fails it with overwhelming
-      // probability, so the check tells them apart; NTRU's cannot.
-      const Scheme s = pks.front();
-      bool valid_pk = true;
-      try {
-        check_public_key(s, in.bytes);
-      } catch (const pqkem::Error&) {
-        valid_pk = false;
-      }
-      const bool strong = scheme_info(s).pk_check_strong;
-      const Kind kind = !valid_pk ? Kind::ciphertext : strong ? Kind::public_key : Kind::public_key_or_ciphertext;
-      add_algorithm(r, s);
-      common(kind, shape, s);
-      if (kind == Kind::ciphertext) {
-        r.add_number("ciphertext bytes", "ciphertext_bytes", n);
-      } else {
-        r.add_number("public key bytes", "public_key_bytes", n);
-        add_fingerprint(r, in.bytes,
-                        kind == Kind::public_key ? "public key SHA-256" : "public key SHA-256 (if a public key)");
-      }
-    } else if (!pks.empty()) {
-      describe_public(public_key_from_input(std::move(in), algorithm), shape);
-    } else if (!cts.empty()) {
-      add_algorithm(r, cts.front());
-      common(Kind::ciphertext, shape, cts.front());
-      r.add_number("ciphertext bytes", "ciphertext_bytes", n);
-    } else {
-      throw_failure(fmt::format("{} bytes ({}) is not the size of any key, seed or ciphertext{}", n, how_read(from_hex),
-                                algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string()),
-                    file);
-    }
+    describe_raw(report, std::move(in), algorithm);
   }
-  write_stdout(opts.json ? r.json() : r.text());
+  write_stdout(opts.json ? report.report().json() : report.report().text());
 }
 
 void declare_info(CommandBuilder& cmd, InfoOptions& opts) {

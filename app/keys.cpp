@@ -221,80 +221,70 @@ PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorith
   return {s, std::move(pk), in.format, false};
 }
 
-SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool full_check) {
-  const std::string& file = in.file;
-  if (in.der) {
-    if (!container_is_private(in).value_or(true))
-      wrong_container("a public key (SubjectPublicKeyInfo)", "a secret key", "", file);
-    auto key = with_file_context("not a valid private key file", file, [&] { return keyfile::decode_pkcs8(in.bytes); });
-    check_algorithm(key.scheme, algorithm, "private key", file);
-    return {std::move(key), in.format, true};
-  }
-  const auto is_seed_size = [&](std::size_t n) {
-    if (algorithm) return seed_size(*algorithm) == n;
-    return std::any_of(all_schemes().begin(), all_schemes().end(),
-                       [&](const SchemeInfo& i) { return seed_size(i.scheme) == n; });
-  };
-  const auto is_key_size = [&](std::size_t n) {
-    return algorithm ? n == scheme_info(*algorithm).sk_bytes : scheme_from_sk_size(n).has_value();
-  };
-  Decoded decoded{std::move(in.bytes), in.from_hex};
-  const std::size_t n = decoded.bytes.size();
+namespace {
 
-  if (is_key_size(n)) {
-    const Scheme s = algorithm ? *algorithm : *scheme_from_sk_size(n);
-    // A hybrid's expanded key (hybrid/hybrid.hpp) is pqkem's in-memory form: files hold the seed.
-    if (secret_key_is_seed(s))
-      throw_failure(fmt::format("secret key has {} bytes ({}), the size of pqkem's in-memory expanded {} key, which "
-                                "key files never hold ({}); give the {}-byte seed, the {} secret key",
-                                n, how_read(decoded.from_hex), scheme_info(s).name, kExpandedHybridKeyRule,
-                                scheme_info(s).seed_bytes, scheme_info(s).name),
-                    file);
-    if (full_check) {
-      auto key = with_file_context(secret_key_context(s), file,
-                                   [&] { return keyfile::private_key_from_expanded(s, decoded.bytes); });
-      return {std::move(key), in.format, false};
-    }
-    // Without full_check (decaps, its only user) the key is not checked here: pqkem::decaps runs
-    // the same check (ML-KEM: H(ek) against the stored hash, beside J(z || c)) and run_decaps
-    // reports its invalid_decaps_key against this file, so the key is hashed once, not twice.
-    SecretKeyInput out;
-    out.key.scheme = s;
-    out.key.form = keyfile::PrivateKeyForm::expanded;
-    out.key.dk = std::move(decoded.bytes);
-    out.format = in.format;
-    return out;
-  }
-  if (is_seed_size(n)) {
-    if (!algorithm) {
-      std::vector<Scheme> seeded;
-      for (const auto& info : all_schemes())
-        if (seed_size(info.scheme) == n) seeded.push_back(info.scheme);
-      // A shared secret has the size of some seeds (32: X-Wing; 64: ML-KEM), and nothing in its
-      // bytes tells the two apart: say so, rather than suggest -a, which would make it a "key".
-      const bool secret_sized = std::any_of(all_schemes().begin(), all_schemes().end(),
-                                            [&](const SchemeInfo& i) { return i.ss_bytes == n; });
-      if (secret_sized)
-        throw_usage(fmt::format("secret key has {} bytes: a seed of {}, which does not reveal its parameter set (give "
-                                "-a ALG), or a shared secret, which is not a key; pqkem cannot tell them apart",
-                                n, scheme_names(seeded, "or")),
-                    file);
-      throw_usage(fmt::format("secret key is a {}-byte seed, which does not reveal its parameter set; give -a ALG "
-                              "({}-byte seeds: {})",
-                              n, n, scheme_names(seeded, "or")),
+/// A raw secret key of the size of scheme s's expanded key.
+SecretKeyInput expanded_secret_key(Scheme s, Decoded decoded, Format format, bool full_check, const std::string& file) {
+  // A hybrid's expanded key (hybrid/hybrid.hpp) is pqkem's in-memory form: files hold the seed.
+  if (secret_key_is_seed(s))
+    throw_failure(fmt::format("secret key has {} bytes ({}), the size of pqkem's in-memory expanded {} key, which "
+                              "key files never hold ({}); give the {}-byte seed, the {} secret key",
+                              decoded.bytes.size(), how_read(decoded.from_hex), scheme_info(s).name,
+                              kExpandedHybridKeyRule, scheme_info(s).seed_bytes, scheme_info(s).name),
                   file);
-    }
+  if (full_check) {
+    auto key = with_file_context(secret_key_context(s), file,
+                                 [&] { return keyfile::private_key_from_expanded(s, decoded.bytes); });
+    return {std::move(key), format, false};
+  }
+  // Without full_check (decaps, its only user) the key is not checked here: pqkem::decaps runs
+  // the same check (ML-KEM: H(ek) against the stored hash, beside J(z || c)) and run_decaps
+  // reports its invalid_decaps_key against this file, so the key is hashed once, not twice.
+  SecretKeyInput out;
+  out.key.scheme = s;
+  out.key.form = keyfile::PrivateKeyForm::expanded;
+  out.key.dk = std::move(decoded.bytes);
+  out.format = format;
+  return out;
+}
+
+/// A raw secret key of a seed's size, n bytes: expanded with -a, refused without it.
+SecretKeyInput seed_secret_key(std::optional<Scheme> algorithm, const Decoded& decoded, Format format,
+                               const std::string& file) {
+  const std::size_t n = decoded.bytes.size();
+  if (algorithm) {
     auto key = with_file_context("cannot expand the secret key seed", file,
                                  [&] { return keyfile::private_key_from_seed(*algorithm, decoded.bytes); });
-    return {std::move(key), in.format, false};
+    return {std::move(key), format, false};
   }
+  std::vector<Scheme> seeded;
+  for (const auto& info : all_schemes())
+    if (seed_size(info.scheme) == n) seeded.push_back(info.scheme);
+  // A shared secret has the size of some seeds (32: X-Wing; 64: ML-KEM), and nothing in its
+  // bytes tells the two apart: say so, rather than suggest -a, which would make it a "key".
+  const bool secret_sized = std::any_of(all_schemes().begin(), all_schemes().end(),
+                                        [&](const SchemeInfo& i) { return i.ss_bytes == n; });
+  if (secret_sized)
+    throw_usage(fmt::format("secret key has {} bytes: a seed of {}, which does not reveal its parameter set (give "
+                            "-a ALG), or a shared secret, which is not a key; pqkem cannot tell them apart",
+                            n, scheme_names(seeded, "or")),
+                file);
+  throw_usage(fmt::format("secret key is a {}-byte seed, which does not reveal its parameter set; give -a ALG "
+                          "({}-byte seeds: {})",
+                          n, n, scheme_names(seeded, "or")),
+              file);
+}
+
+/// A raw secret key of no secret key's or seed's size.
+[[noreturn]] void wrong_secret_key_length(const Decoded& decoded, std::optional<Scheme> algorithm,
+                                          const std::string& file) {
   std::string extra;
   if (algorithm) {
     const auto& info = scheme_info(*algorithm);
     if (secret_key_is_seed(*algorithm))
       throw_failure(fmt::format("secret key has {} bytes ({}); {}'s secret key is its {}-byte seed; nor is it a whole "
                                 "DER key structure",
-                                n, how_read(decoded.from_hex), info.name, info.seed_bytes),
+                                decoded.bytes.size(), how_read(decoded.from_hex), info.name, info.seed_bytes),
                     file);
     if (const auto seed = seed_size(*algorithm)) extra = fmt::format(", or a {}-byte seed", *seed);
   } else {
@@ -309,6 +299,30 @@ SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorith
     extra = fmt::format(", or a {} seed with -a", join_words(words, "or"));
   }
   wrong_length(Part::secret_key, decoded, algorithm, extra, file);
+}
+
+}  // namespace
+
+SecretKeyInput secret_key_from_input(KeyInput in, std::optional<Scheme> algorithm, bool full_check) {
+  const std::string& file = in.file;
+  if (in.der) {
+    if (!container_is_private(in).value_or(true))
+      wrong_container("a public key (SubjectPublicKeyInfo)", "a secret key", "", file);
+    auto key = with_file_context("not a valid private key file", file, [&] { return keyfile::decode_pkcs8(in.bytes); });
+    check_algorithm(key.scheme, algorithm, "private key", file);
+    return {std::move(key), in.format, true};
+  }
+  Decoded decoded{std::move(in.bytes), in.from_hex};
+  const std::size_t n = decoded.bytes.size();
+  const bool key_size = algorithm ? n == scheme_info(*algorithm).sk_bytes : scheme_from_sk_size(n).has_value();
+  if (key_size)
+    return expanded_secret_key(algorithm ? *algorithm : *scheme_from_sk_size(n), std::move(decoded), in.format,
+                               full_check, file);
+  const bool seed_sized = algorithm ? seed_size(*algorithm) == n
+                                    : std::any_of(all_schemes().begin(), all_schemes().end(),
+                                                  [&](const SchemeInfo& i) { return seed_size(i.scheme) == n; });
+  if (seed_sized) return seed_secret_key(algorithm, decoded, in.format, file);
+  wrong_secret_key_length(decoded, algorithm, file);
 }
 
 PublicKeyInput load_public_key(const std::string& path, std::optional<Scheme> algorithm) {

@@ -569,8 +569,26 @@ void write_stdout(std::string_view text) {
     throw_failure(fmt::format("cannot write: {}", errno_text(err)), "stdout");
 }
 
-void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
-  // One staged file output.
+namespace {
+
+/// The writing of a command's outputs as one transaction (the steps of output.hpp's
+/// write_outputs): stage() each output, then write_in_place() what cannot be undone, then
+/// commit(). Any failure rolls back what was done and throws; a transaction is used once.
+class OutputTransaction {
+public:
+  explicit OutputTransaction(bool force)
+      : m_force(force), m_public_mode(0666 & ~current_umask()), m_unnamed_ok(unnamed_files_usable()) {}
+
+  /// Step 1: a file output becomes complete, synced new content beside its target; an existing
+  /// special file and stdout are only noted.
+  void stage(const PendingOutput& out);
+  /// Step 2: stdout, then special files.
+  void write_in_place();
+  /// Steps 3 and 4: every staged file into place, then the directories made durable.
+  void commit();
+
+private:
+  /// One staged file output.
   struct Staged {
     const PendingOutput* out = nullptr;
     std::string target;   ///< the path replaced: a symbolic link to a regular file is followed
@@ -583,144 +601,185 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
     bool replaced = false;  ///< the commit replaced an existing file (--force)
     bool committed = false;
   };
-  std::vector<Staged> staged;
-  const PendingOutput* to_stdout = nullptr;
-  const mode_t public_mode = 0666 & ~current_umask();
-  const bool unnamed_ok = unnamed_files_usable();
-  SignalCleanup signal_guard;
 
-  // Undo everything on failure: remove temporary files, put replaced files back from their
-  // backups, remove targets this call created. A target that no longer holds this process's
-  // file was replaced by someone else meanwhile and is left alone; so is a replaced file whose
-  // backup could not be made (removing the new content would lose both).
-  const auto fail = [&](const std::string& what, const std::string& file) {
-    for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
-      if (it->committed && names_inode(it->target, it->dev, it->ino)) {
-        if (!it->backup.empty()) {
-          if (::rename(it->backup.c_str(), it->target.c_str()) == 0) it->backup.clear();
-        } else if (!it->replaced) {
-          ::unlink(it->target.c_str());
-        }
-      }
-      if (!it->temp.empty() && !it->committed) ::unlink(it->temp.c_str());
-      if (!it->backup.empty()) ::unlink(it->backup.c_str());
-    }
-    SignalCleanup::forget();
-    throw_failure(what, file);
-  };
+  void resolve_target(Staged& s);
+  void create_content(Staged& s);
+  void fill_content(Staged& s);
+  void commit_one(Staged& s);
+  void commit_replacing(Staged& s);
+  [[noreturn]] void fail(const std::string& what, const std::string& file);
 
-  // 1. Every file output to a complete, synced temporary file in its target's directory.
-  for (const auto& out : outputs) {
-    if (is_stdout(out.target.path)) {
-      to_stdout = &out;
-      continue;
-    }
-    Staged& s = staged.emplace_back();
-    s.out = &out;
-    s.target = out.target.path;
-    struct stat lst {};
-    struct stat st {};
-    if (crosses_foreign_link(s.target)) fail(kForeignSymlink, out.target.path);
-    if (::lstat(s.target.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-      if (::stat(s.target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-        if (char* real = ::realpath(s.target.c_str(), nullptr)) {
-          s.target = real;
-          std::free(real);
-        }
-      }
-    }
-    if (::stat(s.target.c_str(), &st) == 0) {
-      if (const char* what = S_ISDIR(st.st_mode) ? nullptr : unwritable_kind(st.st_mode))
-        fail(what, out.target.path);
-      s.direct = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-    }
-    if (s.direct) continue;
+  bool m_force;
+  mode_t m_public_mode;
+  bool m_unnamed_ok;
+  std::vector<Staged> m_staged;
+  const PendingOutput* m_stdout = nullptr;
+  SignalCleanup m_signal_guard;
+};
 
-    const mode_t mode = out.secret ? 0600 : public_mode;
-    if (unnamed_ok) s.fd = Fd(::open(parent_dir(s.target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
-    if (s.fd.get() < 0) {
-      // No O_TMPFILE here (EOPNOTSUPP, EISDIR on old kernels): a named file, removed on signals.
-      std::string tmpl = temp_template(s.target, "pqkem");
-      if (!signal_guard.add(tmpl, [&] { return (s.fd = Fd(::mkstemp(tmpl.data()))).get() >= 0; }))
-        fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)), out.target.path);
-      s.temp = tmpl;
-    }
-    int err = 0;
-    struct stat tst {};
-    if (::fstat(s.fd.get(), &tst) != 0) err = errno;
-    s.dev = tst.st_dev;
-    s.ino = tst.st_ino;
-    if (err == 0 && ::fchmod(s.fd.get(), mode) != 0) err = errno;
-    if (err == 0) err = write_all(s.fd.get(), out.data.view());
-    if (err == 0 && ::fsync(s.fd.get()) != 0) err = errno;
-    if (err != 0) fail(fmt::format("cannot write output: {}", errno_text(err)), out.target.path);
+void OutputTransaction::stage(const PendingOutput& out) {
+  if (is_stdout(out.target.path)) {
+    m_stdout = &out;
+    return;
   }
-  test_hook("staged");
+  Staged& s = m_staged.emplace_back();
+  s.out = &out;
+  s.target = out.target.path;
+  resolve_target(s);
+  if (s.direct) return;
+  create_content(s);
+  fill_content(s);
+}
 
-  // 2. stdout, then special files: neither can be undone, so they come before any rename.
-  if (to_stdout != nullptr) {
-    if (const int err = write_all(STDOUT_FILENO, to_stdout->data.view()); err != 0)
+/// The file to replace (through a symbolic link to a regular file), and whether it is a
+/// special file written in place.
+void OutputTransaction::resolve_target(Staged& s) {
+  const std::string& path = s.out->target.path;
+  if (crosses_foreign_link(s.target)) fail(kForeignSymlink, path);
+  struct stat lst {};
+  struct stat st {};
+  if (::lstat(s.target.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode) && ::stat(s.target.c_str(), &st) == 0 &&
+      S_ISREG(st.st_mode)) {
+    if (char* real = ::realpath(s.target.c_str(), nullptr)) {
+      s.target = real;
+      std::free(real);
+    }
+  }
+  if (::stat(s.target.c_str(), &st) == 0) {
+    if (const char* what = S_ISDIR(st.st_mode) ? nullptr : unwritable_kind(st.st_mode)) fail(what, path);
+    s.direct = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  }
+}
+
+/// An unnamed file in the target's directory, or where the file system has no O_TMPFILE
+/// (EOPNOTSUPP, EISDIR on old kernels) a named one, removed on signals.
+void OutputTransaction::create_content(Staged& s) {
+  if (m_unnamed_ok) s.fd = Fd(::open(parent_dir(s.target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  if (s.fd.get() >= 0) return;
+  std::string tmpl = temp_template(s.target, "pqkem");
+  if (!m_signal_guard.add(tmpl, [&] { return (s.fd = Fd(::mkstemp(tmpl.data()))).get() >= 0; }))
+    fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)),
+         s.out->target.path);
+  s.temp = tmpl;
+}
+
+/// The new content's mode, bytes and fsync; its inode is remembered for the rollback.
+void OutputTransaction::fill_content(Staged& s) {
+  int err = 0;
+  struct stat tst {};
+  if (::fstat(s.fd.get(), &tst) != 0) err = errno;
+  s.dev = tst.st_dev;
+  s.ino = tst.st_ino;
+  const mode_t mode = s.out->secret ? 0600 : m_public_mode;
+  if (err == 0 && ::fchmod(s.fd.get(), mode) != 0) err = errno;
+  if (err == 0) err = write_all(s.fd.get(), s.out->data.view());
+  if (err == 0 && ::fsync(s.fd.get()) != 0) err = errno;
+  if (err != 0) fail(fmt::format("cannot write output: {}", errno_text(err)), s.out->target.path);
+}
+
+void OutputTransaction::write_in_place() {
+  if (m_stdout != nullptr) {
+    if (const int err = write_all(STDOUT_FILENO, m_stdout->data.view()); err != 0)
       fail(fmt::format("cannot write: {}", errno_text(err)), "stdout");
   }
-  for (auto& s : staged) {
+  for (auto& s : m_staged) {
     if (!s.direct) continue;
     const Fd fd(::open(s.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0) fail(fmt::format("cannot open output: {}", errno_text(errno)), s.out->target.path);
     if (const int err = write_all(fd.get(), s.out->data.view()); err != 0)
       fail(fmt::format("cannot write output: {}", errno_text(err)), s.out->target.path);
   }
+}
 
-  // 3. The commit: one process at a time per directory, signals held back until it is done.
+void OutputTransaction::commit() {
+  // One process at a time per directory, signals held back until it is done.
   std::vector<std::string> dirs;
-  for (const auto& s : staged)
+  for (const auto& s : m_staged)
     if (!s.direct) dirs.push_back(parent_dir(s.target));
   const CommitDirectories directories(dirs);
   const SignalBlock hold_signals;
   bool first = true;
-  for (auto& s : staged) {
+  for (auto& s : m_staged) {
     if (s.direct) continue;
     if (!first) test_hook("between-commits");
     first = false;
-    int err = 0;
-    if (!force) {
-      // Without --force nothing is ever replaced: linkat and RENAME_NOREPLACE fail on any name.
-      err = s.temp.empty() ? link_unnamed(s.fd.get(), s.target) : rename_noreplace(s.temp, s.target);
-      if (err == EEXIST) fail("output file appeared meanwhile; use --force to replace it", s.out->target.path);
-    } else {
-      if (s.temp.empty()) {
-        // A name for the new content, renamed over the target below.
-        const auto name = link_beside(proc_fd_path(s.fd.get()), AT_SYMLINK_FOLLOW, s.target, "pqkem");
-        if (!name)
-          fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)),
-               s.out->target.path);
-        s.temp = *name;
-        signal_guard.add_held(s.temp);
-        test_hook("linked");
-      }
-      // Keep the file being replaced until every output is in place (hard link: nothing copied).
-      struct stat old {};
-      s.replaced = ::lstat(s.target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
-      if (s.replaced) {
-        if (const auto name = link_beside(s.target, 0, s.target, "pqkem-old")) {
-          s.backup = *name;
-          signal_guard.add_held(s.backup);
-          test_hook("backed-up");
-        }
-      }
-      err = ::rename(s.temp.c_str(), s.target.c_str()) == 0 ? 0 : errno;
-    }
-    if (err != 0) fail(fmt::format("cannot replace output: {}", errno_text(err)), s.out->target.path);
-    s.committed = true;
-    s.temp.clear();
+    commit_one(s);
   }
   test_hook("committed");
-  for (auto& s : staged) {
+  for (auto& s : m_staged) {
     if (!s.backup.empty()) ::unlink(s.backup.c_str());
   }
   SignalCleanup::forget();
-
-  // 4. Make the new names durable: one fsync per directory, however many files it received.
+  // Make the new names durable: one fsync per directory, however many files it received.
   directories.sync();
+}
+
+void OutputTransaction::commit_one(Staged& s) {
+  if (m_force) {
+    commit_replacing(s);
+  } else {
+    // Without --force nothing is ever replaced: linkat and RENAME_NOREPLACE fail on any name.
+    const int err = s.temp.empty() ? link_unnamed(s.fd.get(), s.target) : rename_noreplace(s.temp, s.target);
+    if (err == EEXIST) fail("output file appeared meanwhile; use --force to replace it", s.out->target.path);
+    if (err != 0) fail(fmt::format("cannot replace output: {}", errno_text(err)), s.out->target.path);
+  }
+  s.committed = true;
+  s.temp.clear();
+}
+
+/// --force: the new content gets a name beside the target, the file it replaces a hard link
+/// (kept until every output is in place; nothing is copied), then the rename.
+void OutputTransaction::commit_replacing(Staged& s) {
+  if (s.temp.empty()) {
+    const auto name = link_beside(proc_fd_path(s.fd.get()), AT_SYMLINK_FOLLOW, s.target, "pqkem");
+    if (!name)
+      fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)),
+           s.out->target.path);
+    s.temp = *name;
+    m_signal_guard.add_held(s.temp);
+    test_hook("linked");
+  }
+  struct stat old {};
+  s.replaced = ::lstat(s.target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+  if (s.replaced) {
+    if (const auto name = link_beside(s.target, 0, s.target, "pqkem-old")) {
+      s.backup = *name;
+      m_signal_guard.add_held(s.backup);
+      test_hook("backed-up");
+    }
+  }
+  if (::rename(s.temp.c_str(), s.target.c_str()) != 0)
+    fail(fmt::format("cannot replace output: {}", errno_text(errno)), s.out->target.path);
+}
+
+// Undoes everything, then throws: removes temporary files, puts replaced files back from their
+// backups, removes targets this transaction created. A target that no longer holds this
+// process's file was replaced by someone else meanwhile and is left alone; so is a replaced
+// file whose backup could not be made (removing the new content would lose both).
+void OutputTransaction::fail(const std::string& what, const std::string& file) {
+  for (auto it = m_staged.rbegin(); it != m_staged.rend(); ++it) {
+    if (it->committed && names_inode(it->target, it->dev, it->ino)) {
+      if (!it->backup.empty()) {
+        if (::rename(it->backup.c_str(), it->target.c_str()) == 0) it->backup.clear();
+      } else if (!it->replaced) {
+        ::unlink(it->target.c_str());
+      }
+    }
+    if (!it->temp.empty() && !it->committed) ::unlink(it->temp.c_str());
+    if (!it->backup.empty()) ::unlink(it->backup.c_str());
+  }
+  SignalCleanup::forget();
+  throw_failure(what, file);
+}
+
+}  // namespace
+
+void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
+  OutputTransaction transaction(force);
+  for (const auto& out : outputs) transaction.stage(out);
+  test_hook("staged");
+  transaction.write_in_place();
+  transaction.commit();
 }
 
 }  // namespace pqkem::cli

@@ -52,21 +52,26 @@ std::function<void()> keygen_batch(const std::shared_ptr<MlKemState>& st, const 
   };
 }
 
-/// The kernels of backend B (mlkem/backend.hpp), named alike for every backend so that
-/// `bench --kernels` prints the speed-up of each AVX2 kernel over its portable twin.
+/// The NTT-domain inputs in backend B's own order, converted once, outside the timed code.
 template <class B>
-void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st, const MlKemShape& p) {
-  const int eta1 = p.eta1, du = p.du, rank = p.k;
+struct NttInputs {
+  typename B::NttPoly a;
+  std::vector<typename B::NttPoly> va, vb;
+};
+template <class B>
+std::shared_ptr<NttInputs<B>> ntt_inputs(const MlKemState& st) {
+  auto nt = std::make_shared<NttInputs<B>>();
+  nt->a = B::from_fips203_order(st.a);
+  for (const auto& f : st.va) nt->va.push_back(B::from_fips203_order(f));
+  for (const auto& f : st.vb) nt->vb.push_back(B::from_fips203_order(f));
+  return nt;
+}
+
+/// B's NTT arithmetic: NTT, inverse, base multiplication, inner product.
+template <class B>
+void add_mlkem_arith_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st,
+                             const std::shared_ptr<NttInputs<B>>& nt, int rank) {
   const std::string impl(simd::impl_name(B::kImpl));
-  // The NTT-domain inputs in B's own order, converted once, outside the timed code.
-  struct NttInputs {
-    typename B::NttPoly a;
-    std::vector<typename B::NttPoly> va, vb;
-  };
-  auto nt = std::make_shared<NttInputs>();
-  nt->a = B::from_fips203_order(st->a);
-  for (const auto& f : st->va) nt->va.push_back(B::from_fips203_order(f));
-  for (const auto& f : st->vb) nt->vb.push_back(B::from_fips203_order(f));
   k.push_back({"NTT", impl, [st] {
                  typename B::NttPoly r = B::ntt(st->poly, mlkem::current_ntt_plan());
                  keep(r);
@@ -96,6 +101,13 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
                  B::inner_product(r, nt->va.data(), nt->vb.data(), rank);
                  keep(r);
                }});
+}
+
+/// B's sampling: SampleNTT, the noise, and key generation's whole sponge batch.
+template <class B>
+void add_mlkem_sampling_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st, const MlKemShape& p) {
+  const std::string impl(simd::impl_name(B::kImpl));
+  const int eta1 = p.eta1;
   k.push_back({"SampleNTT", impl, [st] {
                  typename B::NttPoly r;
                  typename B::NttPoly* out[4] = {&r, nullptr, nullptr, nullptr};
@@ -129,6 +141,13 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
   // Key generation's batch: the k x k matrix and the 2k noise polynomials of eta1.
   k.push_back({"XOF batch of keygen (A^ + 2k noise)", impl,
                keygen_batch<typename B::NttPoly>(st, p, [](const auto& b) { B::run_xof_batch(b); })});
+}
+
+/// B's hashes and encodings.
+template <class B>
+void add_mlkem_encoding_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st,
+                                const std::shared_ptr<NttInputs<B>>& nt, int du) {
+  const std::string impl(simd::impl_name(B::kImpl));
   k.push_back({"H (SHA3-256 of a " + std::to_string(st->ek.size()) + " B ek)", impl, [st] {
                  std::array<std::uint8_t, 32> out;
                  B::sha3_256(out, st->ek, {});
@@ -168,11 +187,22 @@ void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
   }
 }
 
+/// The kernels of backend B (mlkem/backend.hpp), named alike for every backend so that
+/// `bench --kernels` prints the speed-up of each AVX2 kernel over its portable twin.
+template <class B>
+void add_mlkem_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st, const MlKemShape& p) {
+  const auto nt = ntt_inputs<B>(*st);
+  add_mlkem_arith_kernels<B>(k, st, nt, p.k);
+  add_mlkem_sampling_kernels<B>(k, st, p);
+  add_mlkem_encoding_kernels<B>(k, st, nt, p.du);
+}
+
 bool wanted(const std::vector<simd::Impl>& impls, simd::Impl which) {
   return std::find(impls.begin(), impls.end(), which) != impls.end() && simd::impl_usable(which);
 }
 
-std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<simd::Impl>& impls) {
+/// Random inputs for every kernel (fixed seed).
+std::shared_ptr<MlKemState> make_state(const MlKemShape& shape) {
   auto st = std::make_shared<MlKemState>();
   st->va.resize(static_cast<std::size_t>(shape.k));
   st->vb.resize(static_cast<std::size_t>(shape.k));
@@ -188,68 +218,90 @@ std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<sim
   for (auto& x : st->cbd_bytes) x = static_cast<std::uint8_t>(rng());
   for (auto& x : st->packed) x = static_cast<std::uint8_t>(rng());
   for (auto& x : st->ek) x = static_cast<std::uint8_t>(rng());
+  return st;
+}
 
+/// Portable-only kernels without an AVX2 twin of the same shape (kept for comparison with
+/// earlier runs; the AVX2 backend replaces them by the x4 entries).
+void add_portable_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st) {
+  const std::string impl = "portable";
+  k.push_back({"CBD eta=2", impl, [st] {
+                 mlkem::Poly r = mlkem::sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
+                 keep(r);
+               }});
+  k.push_back({"PRF (SHAKE256, 128 B)", impl, [st] {
+                 std::array<std::uint8_t, 128> out;
+                 const std::uint8_t nonce[1] = {0};
+                 hash::shake256(out, {st->rho, nonce});
+                 keep(out);
+               }});
+  k.push_back({"Keccak (SHAKE128, 3 blocks)", impl, [st] {
+                 std::array<std::uint8_t, 504> out;
+                 hash::shake128(out, {st->rho});
+                 keep(out);
+               }});
+}
+
+#if PQKEM_HAVE_AVX2
+/// The AVX2 kernels that are not one of the backend's.
+void add_avx2_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st) {
+  k.push_back({"CBD eta=2", "avx2", [st] {
+                 mlkem::Poly r;
+                 simd::avx2::mlkem_cbd_avx2(r.c.data(), st->cbd_bytes.data(), 2);
+                 keep(r);
+               }});
+  k.push_back({"Keccak-f[1600] x4 (one call)", "avx2", [] {
+                 alignas(32) static std::uint64_t s[100];
+                 simd::avx2::keccak_f1600_x4_avx2(s);
+                 keep(s);
+               }});
+  k.push_back({"Keccak-f[1600] x1 (one call)", "avx2", [] {
+                 static std::uint64_t s[25];
+                 simd::avx2::keccak_f1600_x1_avx2(s);
+                 keep(s);
+               }});
+}
+#endif
+
+#if PQKEM_HAVE_AVX512
+/// The AVX-512 kernels that are not one of the backend's.
+void add_avx512_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st, const MlKemShape& shape) {
+  // The same batch on the 4-way permutation only: what the 8-way lanes are measured against.
+  k.push_back({"XOF batch of keygen, x4 lanes only", "avx512",
+               keygen_batch<mlkem::Avx512Backend::NttPoly>(st, shape, [](const auto& b) {
+                 simd::avx2::mlkem_xof_batch_avx2(b, simd::avx512::keccak_jobs_x4_avx512,
+                                                  simd::avx512::mlkem_rej_uniform_avx512);
+               })});
+  k.push_back({"Keccak-f[1600] x4 (one call)", "avx512", [] {
+                 alignas(32) static std::uint64_t s[100];
+                 simd::avx512::keccak_f1600_x4_avx512(s);
+                 keep(s);
+               }});
+  k.push_back({"Keccak-f[1600] x8 (one call)", "avx512", [] {
+                 alignas(64) static std::uint64_t s[200];
+                 simd::avx512::keccak_f1600_x8_avx512(s);
+                 keep(s);
+               }});
+}
+#endif
+
+std::vector<Kernel> mlkem_kernels(const MlKemShape& shape, const std::vector<simd::Impl>& impls) {
+  const auto st = make_state(shape);
   std::vector<Kernel> k;
   if (wanted(impls, simd::Impl::portable)) {
-    const std::string impl = "portable";
-    // Portable-only kernels without an AVX2 twin of the same shape (kept for comparison with
-    // earlier runs; the AVX2 backend replaces them by the x4 entries).
-    k.push_back({"CBD eta=2", impl, [st] {
-                   mlkem::Poly r = mlkem::sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
-                   keep(r);
-                 }});
-    k.push_back({"PRF (SHAKE256, 128 B)", impl, [st] {
-                   std::array<std::uint8_t, 128> out;
-                   const std::uint8_t nonce[1] = {0};
-                   hash::shake256(out, {st->rho, nonce});
-                   keep(out);
-                 }});
-    k.push_back({"Keccak (SHAKE128, 3 blocks)", impl, [st] {
-                   std::array<std::uint8_t, 504> out;
-                   hash::shake128(out, {st->rho});
-                   keep(out);
-                 }});
+    add_portable_extras(k, st);
     add_mlkem_kernels<mlkem::RefBackend>(k, st, shape);
   }
 #if PQKEM_HAVE_AVX2
   if (wanted(impls, simd::Impl::avx2)) {
     add_mlkem_kernels<mlkem::Avx2Backend>(k, st, shape);
-    k.push_back({"CBD eta=2", "avx2", [st] {
-                   mlkem::Poly r;
-                   simd::avx2::mlkem_cbd_avx2(r.c.data(), st->cbd_bytes.data(), 2);
-                   keep(r);
-                 }});
-    k.push_back({"Keccak-f[1600] x4 (one call)", "avx2", [] {
-                   alignas(32) static std::uint64_t s[100];
-                   simd::avx2::keccak_f1600_x4_avx2(s);
-                   keep(s);
-                 }});
-    k.push_back({"Keccak-f[1600] x1 (one call)", "avx2", [] {
-                   static std::uint64_t s[25];
-                   simd::avx2::keccak_f1600_x1_avx2(s);
-                   keep(s);
-                 }});
+    add_avx2_extras(k, st);
   }
 #endif
 #if PQKEM_HAVE_AVX512
   if (wanted(impls, simd::Impl::avx512)) {
     add_mlkem_kernels<mlkem::Avx512Backend>(k, st, shape);
-    // The same batch on the 4-way permutation only: what the 8-way lanes are measured against.
-    k.push_back({"XOF batch of keygen, x4 lanes only", "avx512",
-                 keygen_batch<mlkem::Avx512Backend::NttPoly>(st, shape, [](const auto& b) {
-                   simd::avx2::mlkem_xof_batch_avx2(b, simd::avx512::keccak_jobs_x4_avx512,
-                                                    simd::avx512::mlkem_rej_uniform_avx512);
-                 })});
-    k.push_back({"Keccak-f[1600] x4 (one call)", "avx512", [] {
-                   alignas(32) static std::uint64_t s[100];
-                   simd::avx512::keccak_f1600_x4_avx512(s);
-                   keep(s);
-                 }});
-    k.push_back({"Keccak-f[1600] x8 (one call)", "avx512", [] {
-                   alignas(64) static std::uint64_t s[200];
-                   simd::avx512::keccak_f1600_x8_avx512(s);
-                   keep(s);
-                 }});
+    add_avx512_extras(k, st, shape);
   }
 #endif
   return k;
