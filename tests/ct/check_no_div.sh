@@ -25,7 +25,7 @@ PUBLIC_ONLY=(error.cpp.o kat.cpp.o cpu.cpp.o dispatch.cpp.o der.cpp.o)
 REQUIRED=(secret.cpp.o hash.cpp.o rng.cpp.o scheme.cpp.o
           ntt.cpp.o sampling.cpp.o encoding.cpp.o kpke.cpp.o mlkem.cpp.o
           mul.cpp.o poly.cpp.o inv.cpp.o pack.cpp.o sort.cpp.o sample.cpp.o owcpa.cpp.o kem.cpp.o
-          keyfile.cpp.o)
+          keyfile.cpp.o oids.cpp.o pem.cpp.o pkcs.cpp.o)
 
 listing="$(mktemp)"
 trap 'rm -f "$listing"' EXIT
