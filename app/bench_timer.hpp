@@ -14,29 +14,15 @@
 #include <string>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
-
 #include <fmt/format.h>
 
 #include "bench_stats.hpp"
 #include "simd/dispatch.hpp"
+#include "ticks.hpp"
 
 namespace pqkem::cli {
 
-/// The time stamp counter, fenced on both sides so that the read waits for the code before it
-/// and the code after it waits for the read. Elsewhere than x86, the steady clock.
-inline std::uint64_t ticks() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_lfence();
-  const std::uint64_t t = __rdtsc();
-  _mm_lfence();
-  return t;
-#else
-  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
+using timing::ticks;
 
 /// Ticks per second, measured against the steady clock over ~50 ms.
 double tick_rate();

@@ -57,13 +57,10 @@
 #include <utility>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
-
 #include "hash.hpp"
 #include "pqkem.hpp"
 #include "simd/dispatch.hpp"
+#include "ticks.hpp"
 
 namespace {
 
@@ -82,22 +79,7 @@ constexpr double kThreshold = 4.5;
 constexpr double kDefaultSeconds = 15.0;
 constexpr int kDefaultExperiments = 15;
 
-// ---- Timer ----------------------------------------------------------------------------------
-
-// rdtsc between lfences on both sides: the first lfence waits for earlier instructions (the
-// input copy) to finish, the second keeps later ones from starting before the counter is read.
-// Not rdtscp: some VMs (the one this was written on among them) lack it. The TSC runs at a fixed
-// reference rate, so a "tick" is not a core cycle.
-inline std::uint64_t ticks() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_lfence();
-  const std::uint64_t t = __rdtsc();
-  _mm_lfence();
-  return t;
-#else
-  return static_cast<std::uint64_t>(Clock::now().time_since_epoch().count());
-#endif
-}
+using pqkem::timing::ticks;  // the fenced rdtsc (app/ticks.hpp), as pqkem bench reads it
 
 // ---- Non-secret randomness -------------------------------------------------------------------
 
