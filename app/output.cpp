@@ -573,11 +573,18 @@ namespace {
 
 /// The writing of a command's outputs as one transaction (the steps of output.hpp's
 /// write_outputs): stage() each output, then write_in_place() what cannot be undone, then
-/// commit(). Any failure rolls back what was done and throws; a transaction is used once.
+/// commit(). Any failure rolls back what was done and throws; so does any other exception
+/// (out of memory, say) that leaves the transaction before its commit is complete. A
+/// transaction is used once.
 class OutputTransaction {
 public:
   explicit OutputTransaction(bool force)
       : m_force(force), m_public_mode(0666 & ~current_umask()), m_unnamed_ok(unnamed_files_usable()) {}
+  OutputTransaction(const OutputTransaction&) = delete;
+  OutputTransaction& operator=(const OutputTransaction&) = delete;
+  ~OutputTransaction() {
+    if (!m_done) rollback();
+  }
 
   /// Step 1: a file output becomes complete, synced new content beside its target; an existing
   /// special file and stdout are only noted.
@@ -608,12 +615,14 @@ private:
   void commit_one(Staged& s);
   void commit_replacing(Staged& s);
   [[noreturn]] void fail(const std::string& what, const std::string& file);
+  void rollback() noexcept;
 
   bool m_force;
   mode_t m_public_mode;
   bool m_unnamed_ok;
   std::vector<Staged> m_staged;
   const PendingOutput* m_stdout = nullptr;
+  bool m_done = false;  ///< committed, or rolled back: nothing left to undo
   SignalCleanup m_signal_guard;
 };
 
@@ -709,6 +718,7 @@ void OutputTransaction::commit() {
   for (auto& s : m_staged) {
     if (!s.backup.empty()) ::unlink(s.backup.c_str());
   }
+  m_done = true;
   SignalCleanup::forget();
   // Make the new names durable: one fsync per directory, however many files it received.
   directories.sync();
@@ -752,11 +762,17 @@ void OutputTransaction::commit_replacing(Staged& s) {
     fail(fmt::format("cannot replace output: {}", errno_text(errno)), s.out->target.path);
 }
 
-// Undoes everything, then throws: removes temporary files, puts replaced files back from their
-// backups, removes targets this transaction created. A target that no longer holds this
-// process's file was replaced by someone else meanwhile and is left alone; so is a replaced
-// file whose backup could not be made (removing the new content would lose both).
 void OutputTransaction::fail(const std::string& what, const std::string& file) {
+  rollback();
+  throw_failure(what, file);
+}
+
+// Undoes everything: removes temporary files, puts replaced files back from their backups,
+// removes targets this transaction created. A target that no longer holds this process's file
+// was replaced by someone else meanwhile and is left alone; so is a replaced file whose backup
+// could not be made (removing the new content would lose both).
+void OutputTransaction::rollback() noexcept {
+  m_done = true;
   for (auto it = m_staged.rbegin(); it != m_staged.rend(); ++it) {
     if (it->committed && names_inode(it->target, it->dev, it->ino)) {
       if (!it->backup.empty()) {
@@ -769,7 +785,6 @@ void OutputTransaction::fail(const std::string& what, const std::string& file) {
     if (!it->backup.empty()) ::unlink(it->backup.c_str());
   }
   SignalCleanup::forget();
-  throw_failure(what, file);
 }
 
 }  // namespace
