@@ -271,17 +271,15 @@ static_assert(find_plan(kDefaultNttPlan.substr(0, kDefaultNttPlan.find('/'))) !=
 /// The plans in use, as indices into kPlans: forward in the low 16 bits, inverse in the high
 /// 16. One word, so that a reader never sees one direction of one choice and the other of
 /// another; set at compile time to kDefaultNttPlan, so the first use has nothing to set up.
-constexpr std::uint32_t plan_index(std::string_view name) noexcept {
-  return static_cast<std::uint32_t>(find_plan(name) - kPlans.data());
-}
-constexpr std::uint32_t pack_plans(std::uint32_t forward, std::uint32_t inverse) noexcept {
-  return forward | inverse << 16;
+constexpr std::uint32_t pack_plans(const NttPlanEntry* forward, const NttPlanEntry* inverse) noexcept {
+  const auto index = [](const NttPlanEntry* p) { return static_cast<std::uint32_t>(p - kPlans.data()); };
+  return index(forward) | index(inverse) << 16;
 }
 constexpr std::uint32_t kDefaultPlans = [] {
   const auto slash = kDefaultNttPlan.find('/');
   const std::string_view f = kDefaultNttPlan.substr(0, slash);
   const std::string_view i = slash == std::string_view::npos ? f : kDefaultNttPlan.substr(slash + 1);
-  return pack_plans(plan_index(f), plan_index(i));
+  return pack_plans(find_plan(f), find_plan(i));
 }();
 std::atomic<std::uint32_t> g_plans{kDefaultPlans};
 
@@ -314,8 +312,7 @@ NttPlanChoice current_ntt_plan() noexcept {
 }
 
 void set_ntt_plan(NttPlanChoice choice) noexcept {
-  const auto index = [](const NttPlanEntry* p) { return static_cast<std::uint32_t>(p - kPlans.data()); };
-  g_plans.store(pack_plans(index(choice.forward), index(choice.inverse)), std::memory_order_relaxed);
+  g_plans.store(pack_plans(choice.forward, choice.inverse), std::memory_order_relaxed);
 }
 void set_ntt_plan(const NttPlanEntry& plan) noexcept { set_ntt_plan(NttPlanChoice{&plan, &plan}); }
 
