@@ -5,7 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "io.hpp"
+#include "text.hpp"
 
 namespace pqkem::cli {
 namespace {

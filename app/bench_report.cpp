@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "json.hpp"
+#include "output.hpp"
 #include "simd/cpu.hpp"
 
 namespace pqkem::cli {

@@ -86,7 +86,7 @@ std::optional<SecretBytes> parse_hex(std::string_view text);
 
 /// Output encoding: raw bytes, or lower-case hex on one line with a trailing newline.
 /// Only bin and hex: pem and der need the key's structure (see encode_public_key and
-/// encode_secret_key in commands.hpp); passing them here is a programming error.
+/// encode_secret_key in keys.hpp); passing them here is a programming error.
 SecretBytes encode_output(ByteView data, Format format);
 
 }  // namespace pqkem::cli

@@ -7,7 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "keys.hpp"
+#include "text.hpp"
 
 namespace pqkem::cli {
 namespace {

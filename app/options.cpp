@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "keys.hpp"
 #include "mlkem/ntt.hpp"
+#include "options.hpp"
 #include "simd/dispatch.hpp"
+#include "text.hpp"
 
 namespace pqkem::cli {
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "error.hpp"
+
 namespace pqkem::cli {
 
 /// Exit codes a script can rely on.
@@ -55,5 +57,16 @@ std::string errno_text(int err);
 std::string input_name(const std::string& path);
 /// "stdout" for "-", the path otherwise (for messages).
 std::string output_name(const std::string& path);
+
+/// Runs `f`, turning a library pqkem::Error into a CliError (exit 1) that names `file`,
+/// prefixed with `context`.
+template <class F>
+auto with_file_context(const std::string& context, const std::string& file, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const pqkem::Error& e) {
+    throw CliError(kExitFailure, context.empty() ? std::string(e.what()) : context + ": " + e.what(), file);
+  }
+}
 
 }  // namespace pqkem::cli

@@ -12,9 +12,10 @@
 #include <optional>
 #include <string>
 
-#include "commands.hpp"
 #include "fuzz_util.hpp"
 #include "io.hpp"
+#include "keys.hpp"
+#include "text.hpp"
 
 using namespace pqkem;
 using namespace pqkem::cli;
