@@ -12,8 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "commands.hpp"
 #include "mlkem/ntt.hpp"
+#include "options.hpp"
 #include "output.hpp"
 
 namespace pqkem::cli {
@@ -235,7 +235,7 @@ CLI::App* declare(CLI::App& app, const Command& command, AllOptions& opts) {
 
 }  // namespace
 
-int run_command_line(int argc, char** argv, const Program& program) {
+int run_command_line(int argc, char** argv, const Program& program, AllOptions& opts) {
   CLI::App app{program.description, "pqkem"};
   app.require_subcommand(1);
   app.set_version_flag("--version", program.version, program.version_help);
@@ -244,7 +244,6 @@ int run_command_line(int argc, char** argv, const Program& program) {
   // Only the command being run is declared: CLI11 builds each option with many allocations, and
   // declaring all nine commands cost more than an encapsulation (docs/performance.md). All are
   // declared for `pqkem --help` and anything else that starts with an option.
-  AllOptions opts;
   std::vector<std::pair<CLI::App*, const Command*>> declared;
   try {
     // CLI11 would say "A subcommand is required" for a mistyped command: name it instead.

@@ -20,8 +20,8 @@ namespace pqkem::cli {
 /// variable is an error, never "not given").
 using OptString = std::optional<std::string>;
 
-struct EngineOptions;
-struct AllOptions;
+struct EngineOptions;  ///< options.hpp
+struct AllOptions;     ///< every command's options (main.cpp)
 
 /// What an output format applies to, for --format's help text.
 enum class FormatUse {
@@ -111,9 +111,10 @@ struct Program {
   std::span<const Command* const> commands;
 };
 
-/// Parses the command line, declaring only the command being run (all of them for `pqkem --help`
-/// and anything else that starts with an option), and runs it. Every error is mapped to an exit
-/// code here: 0 success, 1 failure on valid usage, 2 usage error; one line on stderr says why.
-int run_command_line(int argc, char** argv, const Program& program);
+/// Parses the command line into `options`, declaring only the command being run (all of them for
+/// `pqkem --help` and anything else that starts with an option), and runs it. Every error is
+/// mapped to an exit code here: 0 success, 1 failure on valid usage, 2 usage error; one line on
+/// stderr says why.
+int run_command_line(int argc, char** argv, const Program& program, AllOptions& options);
 
 }  // namespace pqkem::cli

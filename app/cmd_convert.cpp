@@ -1,7 +1,9 @@
 // pqkem convert: re-encode a public or secret key file (bin, hex, pem, der; any private form).
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "cmd_convert.hpp"
+#include "keys.hpp"
+#include "output.hpp"
 
 namespace pqkem::cli {
 

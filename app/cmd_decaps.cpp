@@ -1,5 +1,8 @@
 // pqkem decaps: the shared secret from a secret key and a ciphertext.
-#include "commands.hpp"
+#include "cmd_decaps.hpp"
+#include "keys.hpp"
+#include "output.hpp"
+#include "report.hpp"
 
 namespace pqkem::cli {
 

@@ -1,7 +1,10 @@
 // pqkem encaps: a ciphertext and shared secret for a public key; both written, or neither.
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "cmd_encaps.hpp"
+#include "keys.hpp"
+#include "output.hpp"
+#include "report.hpp"
 
 namespace pqkem::cli {
 

@@ -5,7 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "cmd_info.hpp"
+#include "json.hpp"
+#include "keys.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "report.hpp"
 
 namespace pqkem::cli {
 namespace {

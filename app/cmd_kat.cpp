@@ -1,8 +1,9 @@
 // pqkem kat: NIST's PQCkemKAT_*.rsp known-answer text, as PQCgenKAT_kem prints it, streamed.
 #include <string>
 
-#include "commands.hpp"
+#include "cmd_kat.hpp"
 #include "kat.hpp"
+#include "output.hpp"
 
 namespace pqkem::cli {
 

@@ -1,7 +1,10 @@
 // pqkem keygen: a fresh key pair, written all-or-nothing.
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "cmd_keygen.hpp"
+#include "keys.hpp"
+#include "output.hpp"
+#include "report.hpp"
 
 namespace pqkem::cli {
 

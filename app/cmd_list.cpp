@@ -6,7 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "cmd_list.hpp"
+#include "json.hpp"
+#include "keys.hpp"
+#include "options.hpp"
+#include "output.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
 

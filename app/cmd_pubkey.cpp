@@ -1,7 +1,9 @@
 // pqkem pubkey: the public key of a secret key file (any accepted form), written all-or-nothing.
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include "cmd_pubkey.hpp"
+#include "keys.hpp"
+#include "output.hpp"
 
 namespace pqkem::cli {
 

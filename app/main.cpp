@@ -1,7 +1,7 @@
 // pqkem: command-line front end. Names the commands (each cmd_*.cpp declares its own options
-// and help), gives the texts of `pqkem --help` and `--version`, and hands the command line to
-// run_command_line (cli.cpp), which parses, runs one command and maps every error to an exit
-// code: 0 success, 1 failure on valid usage, 2 usage error.
+// and help) and holds their options, gives the texts of `pqkem --help` and `--version`, and
+// hands the command line to run_command_line (cli.cpp), which parses, runs one command and maps
+// every error to an exit code: 0 success, 1 failure on valid usage, 2 usage error.
 #include <openssl/crypto.h>
 
 #include <csignal>
@@ -10,16 +10,49 @@
 #include <string>
 
 #include "cli.hpp"
-#include "commands.hpp"
+#include "cmd_bench.hpp"
+#include "cmd_convert.hpp"
+#include "cmd_decaps.hpp"
+#include "cmd_encaps.hpp"
+#include "cmd_info.hpp"
+#include "cmd_kat.hpp"
+#include "cmd_keygen.hpp"
+#include "cmd_list.hpp"
+#include "cmd_pubkey.hpp"
 #include "io.hpp"
+#include "options.hpp"
 #include "simd/cpu.hpp"
+#include "text.hpp"
 
 #ifndef PQKEM_APP_VERSION
 #define PQKEM_APP_VERSION "unknown"
 #endif
 
 namespace pqkem::cli {
+
+/// The options of every command; only the chosen command's are filled in. Each cmd_*.hpp holds
+/// its command's options struct, which its declare_* fills from the command line (through
+/// CommandBuilder, cli.hpp; only cli.cpp includes CLI11) and its run_* runs from alone.
+struct AllOptions {
+  KeygenOptions keygen;
+  EncapsOptions encaps;
+  DecapsOptions decaps;
+  PubkeyOptions pubkey;
+  InfoOptions info;
+  ConvertOptions convert;
+  ListOptions list;
+  KatOptions kat;
+  BenchOptions bench;
+};
+
 namespace {
+
+/// The Command whose options are the `Member` of AllOptions, declared by `Declare` and run by `Run`.
+template <auto Member, auto Declare, auto Run>
+constexpr Command make_command(const char* name, const char* description) {
+  return {name, description, [](CommandBuilder& cmd, AllOptions& all) { Declare(cmd, all.*Member); },
+          [](const AllOptions& all) { Run(all.*Member); }};
+}
 
 // Text without fmt: built header-only, fmt costs each file that includes it about 4 s at -O2
 // and 10 s under the sanitizers.
@@ -107,7 +140,8 @@ int main(int argc, char** argv) noexcept {
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
   try {
-    return pqkem::cli::run_command_line(argc, argv, pqkem::cli::kProgram);
+    pqkem::cli::AllOptions options;
+    return pqkem::cli::run_command_line(argc, argv, pqkem::cli::kProgram, options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pqkem: internal error: %s\n", e.what());
   } catch (...) {
