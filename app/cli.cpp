@@ -80,6 +80,12 @@ void CommandBuilder::path(std::string name, std::string& target, std::string hel
   m_target.cmd.add_option(std::move(name), target, std::move(help))->required()->option_text("PATH REQUIRED");
 }
 
+void CommandBuilder::secret_key_input(std::string& target) {
+  path("--sk", target,
+       "Secret key to read: PEM or DER (PKCS#8: ML-KEM in any RFC 9935 form, X-Wing), or an expanded key (not for "
+       "X-Wing and X25519MLKEM768, whose key is the seed) or private seed as hex or raw (- for stdin)");
+}
+
 void CommandBuilder::format(Format& target, FormatUse use, Need need) {
   auto* opt = add_format_option(m_target.cmd, target, use);
   if (need == Need::required) opt->required()->option_text("bin|hex|pem|der REQUIRED");

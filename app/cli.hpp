@@ -64,6 +64,8 @@ public:
   void algorithm(OptString& target, std::string help, Need need = Need::optional);
   /// A required file option (`--pk PATH`) or positional (`path`); `-` means stdin or stdout.
   void path(std::string name, std::string& target, std::string help);
+  /// `--sk PATH`, a secret key to read in any form the key readers accept (decaps, pubkey).
+  void secret_key_input(std::string& target);
   /// `--format bin|hex|pem|der`, in any case. The optional form tells absent from the default.
   void format(Format& target, FormatUse use, Need need = Need::optional);
   void format(std::optional<Format>& target, FormatUse use);

@@ -54,9 +54,7 @@ void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
                 "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
                 "length), required for a raw seed (every X-Wing and X25519MLKEM768 raw key). If given, the "
                 "inputs must fit it");
-  cmd.path("--sk", opts.sk_path,
-           "Secret key to read: PEM or DER (PKCS#8: ML-KEM in any RFC 9935 form, X-Wing), or an expanded key "
-           "(not for X-Wing and X25519MLKEM768, whose key is the seed) or private seed as hex or raw (- for stdin)");
+  cmd.secret_key_input(opts.sk_path);
   cmd.path("--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)");
   cmd.path("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
   cmd.format(opts.format, FormatUse::data);

@@ -31,9 +31,7 @@ void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; needed only for a raw seed (ML-KEM 64 bytes, X-Wing 32, X25519MLKEM768 96). If given, "
                 "the key must fit it");
-  cmd.path("--sk", opts.sk_path,
-           "Secret key to read: PEM or DER (PKCS#8: ML-KEM in any RFC 9935 form, X-Wing), or an expanded key "
-           "(not for X-Wing and X25519MLKEM768, whose key is the seed) or private seed as hex or raw (- for stdin)");
+  cmd.secret_key_input(opts.sk_path);
   cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
   cmd.format(opts.format, FormatUse::keys);
   cmd.flag("--force", opts.force, "Replace an output file that already exists");
