@@ -4,15 +4,15 @@
 #include <algorithm>
 #include <array>
 
+#include "backends/backends.hpp"
 #include "ct.hpp"
 #include "hybrid/hybrid.hpp"
 #include "kem.hpp"
-#include "mlkem/backend.hpp"
 #include "mlkem/mlkem.hpp"
-#include "ntru/backend.hpp"
 #include "ntru/ntru.hpp"
 #include "pqkem.hpp"
 #include "rng.hpp"
+#include "simd/dispatch.hpp"
 #include "util/ascii.hpp"
 
 namespace pqkem {
@@ -121,28 +121,6 @@ constexpr bool sizes_unique() {
   return true;
 }
 static_assert(sizes_unique());
-
-/// The backends of each family, in order of preference; the portable one last, the fallback.
-/// A new backend is one struct per family (mlkem/backend.hpp, ntru/backend.hpp) and one entry
-/// in each list.
-template <class... B>
-struct Backends {};
-using MlKemBackends = Backends<
-#if PQKEM_HAVE_AVX512
-    mlkem::Avx512Backend,
-#endif
-#if PQKEM_HAVE_AVX2
-    mlkem::Avx2Backend,
-#endif
-    mlkem::RefBackend>;
-using NtruBackends = Backends<
-#if PQKEM_HAVE_AVX512
-    ntru::Avx512Backend,
-#endif
-#if PQKEM_HAVE_AVX2
-    ntru::Avx2Backend,
-#endif
-    ntru::RefBackend>;
 
 /// f.template operator()<Kem<P, B>>() with B the first backend of the list whose kImpl is impl
 /// (the last one, portable, when none is).

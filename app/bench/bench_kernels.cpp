@@ -5,7 +5,7 @@
 #include <random>
 
 #include "hash.hpp"
-#include "mlkem/backend.hpp"
+#include "backends/backends.hpp"
 #include "mlkem/encoding.hpp"
 #include "mlkem/ntt.hpp"
 #include "mlkem/params.hpp"
@@ -73,11 +73,11 @@ void add_mlkem_arith_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKem
                              const std::shared_ptr<NttInputs<B>>& nt, int rank) {
   const std::string impl(simd::impl_name(B::kImpl));
   k.push_back({"NTT", impl, [st] {
-                 typename B::NttPoly r = B::ntt(st->poly, mlkem::current_ntt_plan());
+                 typename B::NttPoly r = B::ntt(st->poly);
                  keep(r);
                }});
   k.push_back({"inverse NTT", impl, [nt] {
-                 mlkem::Poly r = B::inverse_ntt(nt->a, mlkem::current_ntt_plan());
+                 mlkem::Poly r = B::inverse_ntt(nt->a);
                  keep(r);
                }});
   if constexpr (B::kImpl == simd::Impl::portable) {
@@ -90,7 +90,7 @@ void add_mlkem_arith_kernels(std::vector<Kernel>& k, const std::shared_ptr<MlKem
 #if PQKEM_HAVE_AVX2
   if constexpr (B::kImpl != simd::Impl::portable) {  // the AVX-512 backend runs the AVX2 one
     k.push_back({"basemul (MultiplyNTTs)", impl, [st] {
-                   simd::avx2::mlkem_basemul_acc_avx2(st->acc.c.data(), st->a.c.data(), st->b.c.data());
+                   simd::avx2::multiply_ntts_acc_avx2(st->acc.c.data(), st->a.c.data(), st->b.c.data());
                    keep(st->acc);
                    st->acc = {};
                  }});
@@ -247,7 +247,7 @@ void add_portable_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemStat
 void add_avx2_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st) {
   k.push_back({"CBD eta=2", "avx2", [st] {
                  mlkem::Poly r;
-                 simd::avx2::mlkem_cbd_avx2(r.c.data(), st->cbd_bytes.data(), 2);
+                 simd::avx2::sample_poly_cbd_avx2(r.c.data(), st->cbd_bytes.data(), 2);
                  keep(r);
                }});
   k.push_back({"Keccak-f[1600] x4 (one call)", "avx2", [] {
@@ -269,8 +269,7 @@ void add_avx512_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>
   // The same batch on the 4-way permutation only: what the 8-way lanes are measured against.
   k.push_back({"XOF batch of keygen, x4 lanes only", "avx512",
                keygen_batch<mlkem::Avx512Backend::NttPoly>(st, shape, [](const auto& b) {
-                 simd::avx2::mlkem_xof_batch_avx2(b, simd::avx512::keccak_jobs_x4_avx512,
-                                                  simd::avx512::mlkem_rej_uniform_avx512);
+                 simd::avx512::xof_batch_x4_avx512(b);
                })});
   k.push_back({"Keccak-f[1600] x4 (one call)", "avx512", [] {
                  alignas(32) static std::uint64_t s[100];

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "bench_kernels.hpp"
-#include "ntru/backend.hpp"
+#include "backends/backends.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/pack.hpp"
 #include "ntru/poly.hpp"

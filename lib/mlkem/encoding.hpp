@@ -168,11 +168,11 @@ Poly decompress_poly(const Coeffs& y) noexcept {
 }
 
 /// ByteEncode_12 of a T_q element with |f_i| < q (mapped to [0, q) first).
-void encode_ntt_poly_ref(const NttPoly& f, std::span<std::uint8_t, kPolyBytes> out) noexcept;
+void encode12_ref(const NttPoly& f, std::span<std::uint8_t, kPolyBytes> out) noexcept;
 /// ByteDecode_12 into T_q. Out: 0 <= f_i < q.
-NttPoly decode_ntt_poly_ref(std::span<const std::uint8_t, kPolyBytes> in) noexcept;
+NttPoly decode12_ref(std::span<const std::uint8_t, kPolyBytes> in) noexcept;
 /// The modulus check of FIPS 203 section 7.2 on one 384-byte block: every 12-bit value < q.
 /// Works on public data (an encapsulation key).
-bool is_canonical_encoding_ref(std::span<const std::uint8_t, kPolyBytes> in) noexcept;
+bool is_canonical12_ref(std::span<const std::uint8_t, kPolyBytes> in) noexcept;
 
 }  // namespace pqkem::mlkem

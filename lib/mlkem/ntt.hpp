@@ -44,8 +44,8 @@ std::span<const NttPlanEntry> all_ntt_plans() noexcept;
 /// The plan with this name, or nullptr.
 const NttPlanEntry* find_ntt_plan(std::string_view name) noexcept;
 
-/// The plans of one operation: one for each direction. An ML-KEM operation reads
-/// current_ntt_plan() once and passes the choice to every B::ntt() and B::inverse_ntt() it runs.
+/// The plans of a transform: one for each direction. The portable backend (mlkem/backend.hpp)
+/// reads current_ntt_plan() at each transform; the SIMD backends have one fixed schedule.
 struct NttPlanChoice {
   const NttPlanEntry* forward;
   const NttPlanEntry* inverse;

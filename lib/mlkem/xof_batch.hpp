@@ -1,6 +1,6 @@
 // pqkem: the plain data of an ML-KEM sponge batch (mlkem/backend.hpp: XofBatch builds it with
 // the backend's types). Integers and pointers only, so that the AVX2 kernel
-// (simd/mlkem/mlkem_avx2.hpp: mlkem_xof_batch_avx2) takes it as it is, across the -mavx2 wall.
+// (simd/mlkem/mlkem_avx2.hpp: xof_batch_avx2) takes it as it is, across the -mavx2 wall.
 #pragma once
 
 #include <cstddef>

@@ -1,47 +1,72 @@
 // NTRU backends: the kernel sets the OW-CPA layer and the KEM run on, one struct per
-// implementation, like ML-KEM's (mlkem/backend.hpp). The NTRU code (sample.cpp, owcpa.cpp,
-// kem.cpp) is templated on (parameter set P, backend B) and instantiated once per backend;
-// lib/scheme.cpp picks the backend once per operation.
+// implementation, like ML-KEM's (mlkem/backend.hpp). The NTRU code (owcpa_impl.hpp,
+// kem_impl.hpp) is templated on (parameter set P, backend B) and instantiated for every backend
+// of the build's list (lib/backends/backends.hpp); lib/scheme.cpp picks the backend once per
+// operation.
 //
 // A backend is a struct of static kernels over Poly<P> (P is deduced from the polynomials).
-// Each kernel's contract is its portable twin's (the representations "mod 2^16", "Rq", "Sq",
-// "Z3", "S3" are defined in poly.hpp); every kernel is noexcept, constant time, and lets its
-// output alias an input. Avx2Backend returns bit for bit RefBackend's results
-// (tests/simd/ntru checks it) and exists only when PQKEM_HAVE_AVX2 is 1.
+// NtruBackend below states them; each kernel's contract is in RefBackend's comment on it (the
+// representations "mod 2^16", "Rq", "Sq", "Z3", "S3" are defined in poly.hpp): every kernel is
+// noexcept, constant time, lets its output alias an input, and returns bit for bit what
+// RefBackend returns. The SIMD backends live in lib/simd/ntru (backend_x86.hpp); this directory
+// includes nothing from lib/simd.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "hash.hpp"
+#include "impl.hpp"
 #include "ntru/pack.hpp"
+#include "ntru/params.hpp"
 #include "ntru/poly.hpp"
 #include "ntru/sample.hpp"
 #include "ntru/sort.hpp"
 #include "secret.hpp"
-#include "simd/dispatch.hpp"
-
-#ifndef PQKEM_HAVE_AVX2
-#define PQKEM_HAVE_AVX2 0  // set by lib/CMakeLists.txt when AVX2 kernels are compiled in
-#endif
-#ifndef PQKEM_HAVE_AVX512
-#define PQKEM_HAVE_AVX512 0  // likewise for the AVX-512 kernels
-#endif
-#if PQKEM_HAVE_AVX2
-#include "simd/keccak/keccak_avx2.hpp"
-#include "simd/ntru/ntru_avx2.hpp"  // declarations and constants only
-#endif
-#if PQKEM_HAVE_AVX512
-#include "simd/keccak/keccak_avx512.hpp"
-#include "simd/ntru/ntru_avx512.hpp"  // declarations and constants only
-#endif
 
 namespace pqkem::ntru {
 
+/// What the NTRU code needs of a backend B, checked for one parameter set (the kernels are
+/// templates over P); the contracts are RefBackend's comments.
+template <class B, class P = NtruHps2048509>
+concept NtruBackend = requires(Poly<P>& r, const Poly<P>& a, void* scratch, std::span<std::int32_t> x,
+                               const std::uint8_t* u, std::span<const std::uint8_t, P::pack_trinary_bytes> in3,
+                               std::span<const std::uint8_t, P::pack_q_bytes> inq,
+                               std::span<std::uint8_t, P::pack_trinary_bytes> out3, std::span<std::uint8_t, 32> k,
+                               ByteView m, const KeccakJob* jobs, int n) {
+  { B::kImpl } -> std::convertible_to<Impl>;
+  { B::kProductScratchBytes } -> std::convertible_to<std::size_t>;
+  { B::poly_mul_cyclic(r, a, a) } noexcept;
+  { B::poly_rq_mul(r, a, a) } noexcept;
+  { B::poly_sq_mul(r, a, a) } noexcept;
+  { B::poly_s3_mul(r, a, a) } noexcept;
+  { B::poly_rq_mul_in(r, a, a, scratch) } noexcept;
+  { B::poly_sq_mul_in(r, a, a, scratch) } noexcept;
+  { B::poly_s3_mul_in(r, a, a, scratch) } noexcept;
+  { B::template wipe_product_scratch<P>(scratch) } noexcept;
+  { B::poly_mul_x_minus_1(r, a) } noexcept;
+  { B::poly_r2_inv(r, a) } noexcept;
+  { B::poly_rq_inv(r, a) } noexcept;
+  { B::poly_s3_inv(r, a) } noexcept;
+  { B::sort_int32(x) } noexcept;
+  { B::sample_fixed_type(r, u) } noexcept;
+  { B::poly_s3_frombytes(r, in3) } noexcept;
+  { B::poly_sq_frombytes(r, inq) } noexcept;
+  { B::poly_rq_sum_zero_frombytes(r, inq) } noexcept;
+  { B::poly_rq_to_s3(r, a) } noexcept;
+  { B::poly_z3_to_zq(r, a) } noexcept;
+  { B::poly_trinary_zq_to_z3(r, a) } noexcept;
+  { B::poly_s3_tobytes(out3, a) } noexcept;
+  { B::poly_lift(r, a) } noexcept;
+  { B::sha3_256_pair(k, m, k, m, m) } noexcept;
+  { B::keccak_jobs(jobs, n) } noexcept;
+};
+
 /// The portable kernels (the `_ref` twins of poly.hpp, pack.hpp, sample.hpp, sort.hpp).
 struct RefBackend {
-  static constexpr simd::Impl kImpl = simd::Impl::portable;
+  static constexpr Impl kImpl = Impl::portable;
   /// Bytes of product scratch the `_in` products need: none.
   static constexpr std::size_t kProductScratchBytes = 0;
 
@@ -160,44 +185,7 @@ struct RefBackend {
   /// SHAKE256 streams.
   static void keccak_jobs(const KeccakJob* jobs, int n) noexcept { hash::keccak_jobs_ref(jobs, n); }
 };
-
-#if PQKEM_HAVE_AVX2
-/// The AVX2 kernels of simd/ntru/ntru_avx2.hpp (same contracts). Call only when
-/// simd::impl_usable(simd::Impl::avx2).
-#define PQKEM_NTRU_BACKEND Avx2Backend
-#define PQKEM_NTRU_KERNELS avx2
-#define PQKEM_NTRU_SHA3_PAIR simd::avx2::sha3_256_x2_avx2
-#define PQKEM_NTRU_KECCAK_JOBS simd::avx2::keccak_jobs_avx2
-#include "ntru/simd_backend.inc"
-#undef PQKEM_NTRU_BACKEND
-#undef PQKEM_NTRU_KERNELS
-#undef PQKEM_NTRU_SHA3_PAIR
-#undef PQKEM_NTRU_KECCAK_JOBS
-#endif
-
-#if PQKEM_HAVE_AVX512
-/// The AVX-512 backend: the AVX2 kernels' sources compiled again with the AVX-512 flags
-/// (simd/ntru/ntru_avx512.hpp), and the hash pair on the AVX-512 4-way Keccak. Call only when
-/// simd::impl_usable(simd::Impl::avx512).
-#define PQKEM_NTRU_BACKEND Avx512Backend
-#define PQKEM_NTRU_KERNELS avx512
-#define PQKEM_NTRU_SHA3_PAIR simd::avx512::sha3_256_x2_avx512
-#define PQKEM_NTRU_KECCAK_JOBS simd::avx512::keccak_jobs_avx512
-#include "ntru/simd_backend.inc"
-#undef PQKEM_NTRU_BACKEND
-#undef PQKEM_NTRU_KERNELS
-#undef PQKEM_NTRU_SHA3_PAIR
-#undef PQKEM_NTRU_KECCAK_JOBS
-#endif
-
-/// X(P, B) for every backend B of this build (explicit instantiations).
-#if PQKEM_HAVE_AVX512
-#define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend) X(P, Avx2Backend) X(P, Avx512Backend)
-#elif PQKEM_HAVE_AVX2
-#define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend) X(P, Avx2Backend)
-#else
-#define PQKEM_NTRU_FOR_EACH_BACKEND(X, P) X(P, RefBackend)
-#endif
+static_assert(NtruBackend<RefBackend>);
 
 /// Scratch shared by the products of one operation, wiped once when it goes out of scope
 /// (the SIMD products otherwise wipe their 15-45 KB workspace after every product).

@@ -12,9 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "impl.hpp"
+
 namespace pqkem::simd {
 
-enum class Impl { portable, avx2, avx512 };
+using pqkem::Impl;
 
 std::string_view impl_name(Impl impl) noexcept;
 /// "portable", "avx2" or "avx512" in any case; nullopt otherwise.

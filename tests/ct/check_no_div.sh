@@ -23,8 +23,8 @@ objdump="$1" lib="$2"
 PUBLIC_ONLY=(error.cpp.o kat.cpp.o cpu.cpp.o dispatch.cpp.o der.cpp.o)
 # Translation units that handle secrets and must be in the library.
 REQUIRED=(secret.cpp.o hash.cpp.o rng.cpp.o scheme.cpp.o
-          ntt.cpp.o sampling.cpp.o encoding.cpp.o kpke.cpp.o mlkem.cpp.o
-          mul.cpp.o poly.cpp.o inv.cpp.o pack.cpp.o sort.cpp.o sample.cpp.o owcpa.cpp.o kem.cpp.o
+          ntt.cpp.o sampling.cpp.o encoding.cpp.o mlkem_kpke.cpp.o mlkem_kem.cpp.o hybrid.cpp.o
+          mul.cpp.o poly.cpp.o inv.cpp.o pack.cpp.o sort.cpp.o sample.cpp.o ntru_owcpa.cpp.o ntru_kem.cpp.o
           keyfile.cpp.o oids.cpp.o pem.cpp.o pkcs.cpp.o)
 
 listing="$(mktemp)"

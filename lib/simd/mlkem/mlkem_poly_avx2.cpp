@@ -96,7 +96,7 @@ inline void gs_bfly(__m256i& x, __m256i& y, __m256i z, __m256i zt) {
 
 }  // namespace
 
-void mlkem_transpose_avx2(std::int16_t a[256]) noexcept { transpose16_mem(a, a); }
+void transpose_avx2(std::int16_t a[256]) noexcept { transpose16_mem(a, a); }
 
 // Layers 1..4 pair registers i and i + 8, 4, 2, 1 with one zeta per block (broadcast);
 // layers 5..7 run after the 16 x 16 transposition as vertical butterflies with per-lane zetas.
@@ -110,7 +110,7 @@ void mlkem_transpose_avx2(std::int16_t a[256]) noexcept { transpose16_mem(a, a);
 // transposition; the exchange with layer 5; per group of eight, layers 6 and 7 and the
 // reduction. Measured against the whole-polynomial version (which kept 16 registers live and
 // spilled 141 times): 215-231 -> 136-141 ticks a call.
-void mlkem_ntt_avx2(std::int16_t a[256]) noexcept {
+void ntt_avx2(std::int16_t a[256]) noexcept {
   auto* v = reinterpret_cast<__m256i*>(a);
   {  // layer 1: registers i and i + 8
     const __m256i z = _mm256_set1_epi16(kZ.z[1]), zt = _mm256_set1_epi16(twist(kZ.z[1]));
@@ -168,11 +168,11 @@ void mlkem_ntt_avx2(std::int16_t a[256]) noexcept {
   }
 }
 
-// Mirror image of mlkem_ntt_avx2, with the reductions of ntt.cpp: sums Barrett-reduced at
+// Mirror image of ntt_avx2, with the reductions of ntt.cpp: sums Barrett-reduced at
 // layers 5 and 2, then the scaling by 128^-1 R^2. Bounds as in NttPlanEntry::inverse. The same
 // four passes in reverse (the in-lane transpositions and the lane exchange commute): 241-252 ->
 // 118-123 ticks a call.
-void mlkem_inverse_ntt_avx2(std::int16_t a[256]) noexcept {
+void inverse_ntt_avx2(std::int16_t a[256]) noexcept {
   auto* v = reinterpret_cast<__m256i*>(a);
 #pragma GCC unroll 2
   for (int g = 0; g < 16; g += 8) {  // inverse layers 7 and 6 on each group of eight
@@ -248,7 +248,7 @@ inline void basemul_pair(__m256i& c0, __m256i& c1, const std::int16_t* a, const 
 
 }  // namespace
 
-void mlkem_basemul_acc_avx2(std::int16_t r[256], const std::int16_t a[256], const std::int16_t b[256]) noexcept {
+void multiply_ntts_acc_avx2(std::int16_t r[256], const std::int16_t a[256], const std::int16_t b[256]) noexcept {
   for (int m = 0; m < 8; ++m) {
     __m256i c0, c1;
     basemul_pair(c0, c1, a, b, m);
@@ -259,7 +259,7 @@ void mlkem_basemul_acc_avx2(std::int16_t r[256], const std::int16_t a[256], cons
   }
 }
 
-void mlkem_inner_product_avx2(std::int16_t r[256], const std::int16_t* a, const std::int16_t* b, int k) noexcept {
+void inner_product_avx2(std::int16_t r[256], const std::int16_t* a, const std::int16_t* b, int k) noexcept {
   for (int m = 0; m < 8; ++m) {
     __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
     for (int j = 0; j < k; ++j) {  // k <= 4 terms, each < 2q: |s| < 8q < 2^15
@@ -273,14 +273,14 @@ void mlkem_inner_product_avx2(std::int16_t r[256], const std::int16_t* a, const 
   }
 }
 
-void mlkem_reduce_avx2(std::int16_t a[256]) noexcept {
+void reduce_avx2(std::int16_t a[256]) noexcept {
   for (int i = 0; i < 256; i += 16) {
     auto* p = reinterpret_cast<__m256i*>(a + i);
     _mm256_storeu_si256(p, barrett(_mm256_loadu_si256(p)));
   }
 }
 
-void mlkem_tomont_add_reduce_avx2(std::int16_t t[256], const std::int16_t e[256]) noexcept {
+void tomont_add_reduce_avx2(std::int16_t t[256], const std::int16_t e[256]) noexcept {
   constexpr std::int16_t kR2 = 1353;  // R^2 mod q: fqmul(x, R^2) = x R mod q
   const __m256i r2 = _mm256_set1_epi16(kR2), r2t = _mm256_set1_epi16(twist(kR2));
   for (int i = 0; i < 256; i += 16) {
@@ -291,7 +291,7 @@ void mlkem_tomont_add_reduce_avx2(std::int16_t t[256], const std::int16_t e[256]
   }
 }
 
-void mlkem_add_reduce_avx2(std::int16_t r[256], const std::int16_t a[256], const std::int16_t* b) noexcept {
+void add_reduce_avx2(std::int16_t r[256], const std::int16_t a[256], const std::int16_t* b) noexcept {
   for (int i = 0; i < 256; i += 16) {
     auto* p = reinterpret_cast<__m256i*>(r + i);
     __m256i x = _mm256_add_epi16(_mm256_loadu_si256(p), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)));
@@ -300,7 +300,7 @@ void mlkem_add_reduce_avx2(std::int16_t r[256], const std::int16_t a[256], const
   }
 }
 
-void mlkem_sub_reduce_avx2(std::int16_t r[256], const std::int16_t a[256]) noexcept {
+void sub_reduce_avx2(std::int16_t r[256], const std::int16_t a[256]) noexcept {
   for (int i = 0; i < 256; i += 16) {
     auto* p = reinterpret_cast<__m256i*>(r + i);
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
@@ -622,21 +622,21 @@ void decode_decompress_1(std::int16_t* a, const std::uint8_t* in) {
 
 }  // namespace
 
-void mlkem_decode12_avx2(std::int16_t a[256], const std::uint8_t in[384]) noexcept {
+void decode12_avx2(std::int16_t a[256], const std::uint8_t in[384]) noexcept {
   // Rows decoded straight into a (no stack copy of a secret key's values), then transposed there.
   // (Transposing eight decoded rows in registers before storing them measured slower: 47 -> 63.)
   decode12_poly(in, [a](int g, __m256i v) { store_reg(a, g, cond_sub_q(v)); });
   transpose16_mem(a, a);
 }
 
-void mlkem_encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexcept {
+void encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexcept {
   alignas(32) std::int16_t t[256];
   transpose16_mem(t, a);
   encode12_poly(out, [&t](int g) { return to_canonical(load_reg(t, g)); });
   secure_wipe(t, sizeof t);  // may be a secret key
 }
 
-bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
+bool is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
   __m256i bad = _mm256_setzero_si256();
   decode12_poly(in, [&bad](int, __m256i v) {
     bad = _mm256_or_si256(bad, _mm256_cmpgt_epi16(v, _mm256_set1_epi16(kQ - 1)));
@@ -644,7 +644,7 @@ bool mlkem_is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
   return _mm256_testz_si256(bad, bad) != 0;
 }
 
-void mlkem_compress_encode_avx2(std::uint8_t* out, const std::int16_t a[256], int d) noexcept {
+void compress_encode_avx2(std::uint8_t* out, const std::int16_t a[256], int d) noexcept {
   switch (d) {
     case 1: compress_encode_1(out, a); break;
     case 4: compress_encode_4(out, a); break;
@@ -655,7 +655,7 @@ void mlkem_compress_encode_avx2(std::uint8_t* out, const std::int16_t a[256], in
   }
 }
 
-void mlkem_decode_decompress_avx2(std::int16_t a[256], const std::uint8_t* in, int d) noexcept {
+void decode_decompress_avx2(std::int16_t a[256], const std::uint8_t* in, int d) noexcept {
   switch (d) {
     case 1: decode_decompress_1(a, in); break;
     case 4: decode_decompress<4>(a, in); break;

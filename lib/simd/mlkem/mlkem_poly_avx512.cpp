@@ -176,7 +176,7 @@ inline __m512i blocks_odd(__m512i a, __m512i b) {
 // twiddles of a pass are per lane, rows j, j + 8 (the two halves) in the pass of layers 2-4,
 // whose broadcast twiddles differ by half and whose in-lane transposition works on each
 // 128-bit lane alike. The butterflies and reductions are the same, so the results are bit-exact.
-void mlkem_ntt_avx512(std::int16_t a[256]) noexcept {
+void ntt_avx512(std::int16_t a[256]) noexcept {
   {  // layer 1: rows i and i + 8
     const ZPair z{set16(kZ.z[1]), set16(twist(kZ.z[1]))};
 #pragma GCC unroll 4
@@ -233,7 +233,7 @@ void mlkem_ntt_avx512(std::int16_t a[256]) noexcept {
   }
 }
 
-void mlkem_inverse_ntt_avx512(std::int16_t a[256]) noexcept {
+void inverse_ntt_avx512(std::int16_t a[256]) noexcept {
   {  // inverse layers 7 and 6 on rows 0..7 and 8..15
     __m512i p[8];
 #pragma GCC unroll 8
@@ -297,7 +297,7 @@ void mlkem_inverse_ntt_avx512(std::int16_t a[256]) noexcept {
 // values of m at once: the 128-bit blocks of [a0 a1]_m and [a0 a1]_{m+1} are regrouped into
 // [a0_m a0_{m+1}] and [a1_m a1_{m+1}], the arithmetic is the AVX2 kernel's, and the results
 // are regrouped back.
-void mlkem_inner_product_avx512(std::int16_t r[256], const std::int16_t* a, const std::int16_t* b, int k) noexcept {
+void inner_product_avx512(std::int16_t r[256], const std::int16_t* a, const std::int16_t* b, int k) noexcept {
   for (int h = 0; h < 4; ++h) {
     const __m512i gz = _mm512_load_si512(kGamma.z[h]), gzt = _mm512_load_si512(kGamma.zt[h]);
     __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
@@ -317,13 +317,13 @@ void mlkem_inner_product_avx512(std::int16_t r[256], const std::int16_t* a, cons
   }
 }
 
-void mlkem_tomont_add_reduce_avx512(std::int16_t t[256], const std::int16_t e[256]) noexcept {
+void tomont_add_reduce_avx512(std::int16_t t[256], const std::int16_t e[256]) noexcept {
   constexpr std::int16_t kR2 = 1353;  // R^2 mod q: fqmul(x, R^2) = x R mod q
   const __m512i r2 = set16(kR2), r2t = set16(twist(kR2));
   for (int i = 0; i < 256; i += 32) store(t + i, barrett(_mm512_add_epi16(mul_zeta(load(t + i), r2, r2t), load(e + i))));
 }
 
-void mlkem_add_reduce_avx512(std::int16_t r[256], const std::int16_t a[256], const std::int16_t* b) noexcept {
+void add_reduce_avx512(std::int16_t r[256], const std::int16_t a[256], const std::int16_t* b) noexcept {
   for (int i = 0; i < 256; i += 32) {
     __m512i x = _mm512_add_epi16(load(r + i), load(a + i));
     if (b != nullptr) x = _mm512_add_epi16(x, load(b + i));
@@ -331,7 +331,7 @@ void mlkem_add_reduce_avx512(std::int16_t r[256], const std::int16_t a[256], con
   }
 }
 
-void mlkem_sub_reduce_avx512(std::int16_t r[256], const std::int16_t a[256]) noexcept {
+void sub_reduce_avx512(std::int16_t r[256], const std::int16_t a[256]) noexcept {
   for (int i = 0; i < 256; i += 32) store(r + i, barrett(_mm512_sub_epi16(load(a + i), load(r + i))));
 }
 

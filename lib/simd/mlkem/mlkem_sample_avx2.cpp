@@ -7,6 +7,7 @@
 #include "simd/keccak/keccak_avx2.hpp"
 #include "simd/mlkem/mlkem_avx2.hpp"
 #include "simd/mlkem/mlkem_common_avx2.hpp"
+#include "simd/mlkem/xof_batch_x86.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
@@ -42,7 +43,7 @@ alignas(32) constexpr std::uint8_t kRejShuffle[32] = {0,  1,  1,  2,  3,  4,  4,
 
 }  // namespace
 
-unsigned mlkem_rej_uniform_avx2(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept {
+unsigned rej_uniform_avx2(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept {
   std::size_t pos = 0;
   const __m256i shuf = _mm256_load_si256(reinterpret_cast<const __m256i*>(kRejShuffle));
   const __m256i mask12 = _mm256_set1_epi16(0x0FFF);
@@ -131,51 +132,13 @@ void cbd3(std::int16_t* a, const std::uint8_t* bytes) {
 
 }  // namespace
 
-void mlkem_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noexcept {
+void sample_poly_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noexcept {
   if (eta == 2) cbd2(a, bytes);
   else cbd3(a, bytes);
 }
 
-namespace {
-
-/// A SampleNTT in progress: the candidates accepted so far, and the sampler.
-struct Rejection {
-  std::int16_t* a;
-  unsigned ctr;
-  RejUniformFn rej_uniform;
-};
-
-/// KeccakJob consumer of a SHAKE128 stream: one 168-byte block of candidates; wants more until
-/// 256 are accepted (public: the stream of rho).
-bool rejection_consume(void* ctx, const std::uint8_t* block) {
-  auto* r = static_cast<Rejection*>(ctx);
-  r->ctr = r->rej_uniform(r->a, r->ctr, block, 168);
-  return r->ctr < 256;
-}
-
-}  // namespace
-
-void mlkem_xof_batch_avx2(const mlkem::XofBatchData& b, KeccakJobsFn run, RejUniformFn rej_uniform) noexcept {
-  if (run == nullptr) run = keccak_jobs_avx2;
-  if (rej_uniform == nullptr) rej_uniform = mlkem_rej_uniform_avx2;
-  KeccakJob jobs[2 + 16 + 9];
-  Rejection rej[16];
-  alignas(32) std::uint8_t prf[9][192];
-  int n = 0;
-  for (int i = 0; i < b.n_hash; ++i)
-    jobs[n++] = {136, static_cast<std::uint8_t>(b.hash_shake[i] ? 0x1F : 0x06), {b.hash_in[i][0], b.hash_in[i][1]},
-                 {b.hash_len[i][0], b.hash_len[i][1]}, b.hash_out[i], 32, nullptr, nullptr};
-  for (int i = 0; i < b.n_matrix; ++i) {
-    rej[i] = {b.matrix[i], 0, rej_uniform};
-    jobs[n++] = {168, 0x1F, {b.rho, b.xy[i]}, {32, 2}, nullptr, 0, rejection_consume, &rej[i]};
-  }
-  for (int i = 0; i < b.n_noise; ++i)
-    jobs[n++] = {136, 0x1F, {b.sigma, &b.nonce[i]}, {32, 1}, prf[i], 64 * static_cast<std::size_t>(b.eta[i]),
-                 nullptr, nullptr};
-  run(jobs, n);
-  for (int i = 0; i < b.n_matrix; ++i) transpose16_mem(b.matrix[i], b.matrix[i]);  // to the AVX2 order
-  for (int i = 0; i < b.n_noise; ++i) mlkem_cbd_avx2(b.noise[i], prf[i], b.eta[i]);
-  secure_wipe(prf, sizeof prf[0] * static_cast<std::size_t>(b.n_noise));  // the rows written
+void xof_batch_avx2(const mlkem::XofBatchData& b) noexcept {
+  x86::run_mlkem_xof_batch<keccak_jobs_avx2, rej_uniform_avx2>(b);
 }
 
 }  // namespace pqkem::simd::avx2

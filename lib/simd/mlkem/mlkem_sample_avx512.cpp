@@ -1,11 +1,13 @@
-// ML-KEM AVX-512 sampling kernels: SampleNTT's rejection step with vpcompressw (contract in
-// mlkem_avx512.hpp). Compiled with the AVX-512 flags; internal helpers have internal linkage.
+// ML-KEM AVX-512 sampling kernels: SampleNTT's rejection step with vpcompressw, and the sponge
+// batch scheduler with it (contracts in mlkem_avx512.hpp). Compiled with the AVX-512 flags; internal helpers have internal linkage.
 #include "simd/mlkem/mlkem_avx512.hpp"
 
 #include <immintrin.h>
 
 #include "mlkem/constants.hpp"
+#include "simd/keccak/keccak_avx512.hpp"
 #include "simd/mlkem/mlkem_avx2.hpp"
+#include "simd/mlkem/xof_batch_x86.hpp"
 
 namespace pqkem::simd::avx512 {
 namespace {
@@ -32,7 +34,7 @@ inline unsigned fitting(unsigned count, unsigned ctr) { return count < 256 - ctr
 
 }  // namespace
 
-unsigned mlkem_rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf,
+unsigned rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf,
                                   std::size_t len) noexcept {
   constexpr std::int16_t q = mlkem::kQ;
   std::size_t pos = 0;
@@ -69,8 +71,16 @@ unsigned mlkem_rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::
   }
   // Fewer than 24 bytes left: the AVX2 sampler's loop of three bytes at a time (with so few it
   // makes no vector load, so nothing past buf[len] is read).
-  if (pos < len && ctr < 256) ctr = avx2::mlkem_rej_uniform_avx2(a, ctr, buf + pos, len - pos);
+  if (pos < len && ctr < 256) ctr = avx2::rej_uniform_avx2(a, ctr, buf + pos, len - pos);
   return ctr;
+}
+
+void xof_batch_avx512(const mlkem::XofBatchData& b) noexcept {
+  x86::run_mlkem_xof_batch<keccak_jobs_avx512, rej_uniform_avx512>(b);
+}
+
+void xof_batch_x4_avx512(const mlkem::XofBatchData& b) noexcept {
+  x86::run_mlkem_xof_batch<keccak_jobs_x4_avx512, rej_uniform_avx512>(b);
 }
 
 }  // namespace pqkem::simd::avx512

@@ -25,7 +25,7 @@ using ntru_detail::wipe_vectors;
 // 4n < 2^13. That admits Toom-Cook 4-way over Z_{2^16}: its interpolation (interpolate_block)
 // divides by powers of two with right shifts, each losing a top bit, at most three along the
 // way to any coefficient, so every C_k is correct mod 2^13 (the other divisions are by odd
-// numbers: multiplications by their inverses mod 2^16). ntru_poly_mul_cyclic_avx2, whose contract is
+// numbers: multiplications by their inverses mod 2^16). poly_mul_cyclic, whose contract is
 // the exact product mod 2^16, keeps a block Karatsuba (ntru_mul_avx2.cpp).
 //
 // Layout for leaf length L (a multiple of 8): both operands are zero-padded to N = 16 L

@@ -1,10 +1,13 @@
-#include "mlkem/kpke.hpp"
+// K-PKE (FIPS 203 section 5) for any backend: the template definitions of kpke.hpp. Included
+// only by lib/backends/mlkem_kpke.cpp, which instantiates them for every backend of the build.
+#pragma once
 
 #include <algorithm>
 #include <tuple>
 
 #include "ct.hpp"
 #include "mlkem/backend.hpp"
+#include "mlkem/kpke.hpp"
 #include "secret.hpp"
 
 namespace pqkem::mlkem {
@@ -31,7 +34,7 @@ template <class B, int K> using NttVec = std::array<typename B::NttPoly, K>;
 }  // namespace
 
 template <class P, class B>
-void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
+void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
                  std::span<std::uint8_t, P::dk_pke_bytes> dk_pke) {
   constexpr int K = P::k;
   // (rho, sigma) <- G(d || k)
@@ -52,8 +55,8 @@ void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::s
   batch.add_noise(noise.data(), 2 * K, P::eta1, sigma, 0);
   B::run_xof_batch(batch);
   for (int i = 0; i < K; ++i) {
-    s_hat[i] = B::ntt(noise[i], plan);
-    e_hat[i] = B::ntt(noise[K + i], plan);
+    s_hat[i] = B::ntt(noise[i]);
+    e_hat[i] = B::ntt(noise[K + i]);
   }
 
   // t^ = A^ o s^ + e^. The inner product leaves a factor R^-1, which the to_mont step cancels.
@@ -68,7 +71,7 @@ void kpke_keygen(NttPlanChoice plan, std::span<const std::uint8_t, 32> d, std::s
 }
 
 template <class P, class B>
-void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix<B, P::k>& at,
+void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix<B, P::k>& at,
                   std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c) {
   constexpr int K = P::k;
   NttVec<B, K> t_hat;
@@ -84,12 +87,12 @@ void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes>
   batch.add_noise(noise.data(), K, P::eta1, r, 0);
   batch.add_noise(noise.data() + K, K + 1, P::eta2, r, K);
   B::run_xof_batch(batch);
-  for (int i = 0; i < K; ++i) y_hat[i] = B::ntt(noise[i], plan);
+  for (int i = 0; i < K; ++i) y_hat[i] = B::ntt(noise[i]);
 
   // u = NTT^-1(A^T o y^) + e1, then c1 = ByteEncode_du(Compress_du(u)).
   for (int i = 0; i < K; ++i) {
     B::inner_product(w, at[i].data(), y_hat.data(), K);
-    u = B::inverse_ntt(w, plan);              // |u_i| < q
+    u = B::inverse_ntt(w);              // |u_i| < q
     B::add_reduce(u, noise[K + i], nullptr);  // q + eta2, reduced
     B::template compress_encode<P::du>(u, c.subspan(32 * P::du * i).template first<32 * P::du>());
   }
@@ -97,13 +100,13 @@ void kpke_encrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::ek_bytes>
   // v = NTT^-1(t^T o y^) + e2 + Decompress_1(ByteDecode_1(m)).
   mu = B::template decode_decompress<1>(m);
   B::inner_product(w, t_hat.data(), y_hat.data(), K);
-  v = B::inverse_ntt(w, plan);          // |v_i| < q
+  v = B::inverse_ntt(w);          // |v_i| < q
   B::add_reduce(v, noise[2 * K], &mu);  // < 2q + eta2, reduced
   B::template compress_encode<P::dv>(v, c.subspan(P::c1_bytes).template first<P::c2_bytes>());
 }
 
 template <class P, class B>
-void kpke_decrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
+void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
                   std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> m) {
   constexpr int K = P::k;
   NttVec<B, K> s_hat, u_hat;
@@ -113,39 +116,16 @@ void kpke_decrypt(NttPlanChoice plan, std::span<const std::uint8_t, P::dk_pke_by
   for (int i = 0; i < K; ++i) {
     // u is public (from the ciphertext)
     const auto c1_i = c.subspan(32 * P::du * i).template first<32 * P::du>();
-    u_hat[i] = B::ntt(B::template decode_decompress<P::du>(c1_i), plan);
+    u_hat[i] = B::ntt(B::template decode_decompress<P::du>(c1_i));
     s_hat[i] = B::decode12(dk_pke.subspan(kPolyBytes * i).template first<kPolyBytes>());
   }
   const Poly v = B::template decode_decompress<P::dv>(c.subspan(P::c1_bytes).template first<P::c2_bytes>());
 
   // w = v - NTT^-1(s^T o u^);  m = ByteEncode_1(Compress_1(w)).
   B::inner_product(p, s_hat.data(), u_hat.data(), K);
-  w = B::inverse_ntt(p, plan);  // |w_i| < q
+  w = B::inverse_ntt(p);  // |w_i| < q
   B::sub_reduce(w, v);          // v - w, |.| < 2q, reduced
   B::template compress_encode<1>(w, m);
 }
-
-#define PQKEM_INSTANTIATE_KPKE(P, B)                                                                               \
-  template void kpke_keygen<P, B>(NttPlanChoice, std::span<const std::uint8_t, 32>,                                \
-                                  std::span<std::uint8_t, P::ek_bytes>, std::span<std::uint8_t, P::dk_pke_bytes>); \
-  template void kpke_encrypt<P, B>(NttPlanChoice, std::span<const std::uint8_t, P::ek_bytes>,                      \
-                                   const NttMatrix<B, P::k>&, std::span<const std::uint8_t, 32>, std::span<const std::uint8_t, 32>,           \
-                                   std::span<std::uint8_t, P::ct_bytes>);                                          \
-  template void kpke_decrypt<P, B>(NttPlanChoice, std::span<const std::uint8_t, P::dk_pke_bytes>,                  \
-                                   std::span<const std::uint8_t, P::ct_bytes>, std::span<std::uint8_t, 32>);
-PQKEM_INSTANTIATE_KPKE(MlKem512, RefBackend)
-PQKEM_INSTANTIATE_KPKE(MlKem768, RefBackend)
-PQKEM_INSTANTIATE_KPKE(MlKem1024, RefBackend)
-#if PQKEM_HAVE_AVX2
-PQKEM_INSTANTIATE_KPKE(MlKem512, Avx2Backend)
-PQKEM_INSTANTIATE_KPKE(MlKem768, Avx2Backend)
-PQKEM_INSTANTIATE_KPKE(MlKem1024, Avx2Backend)
-#endif
-#if PQKEM_HAVE_AVX512
-PQKEM_INSTANTIATE_KPKE(MlKem512, Avx512Backend)
-PQKEM_INSTANTIATE_KPKE(MlKem768, Avx512Backend)
-PQKEM_INSTANTIATE_KPKE(MlKem1024, Avx512Backend)
-#endif
-#undef PQKEM_INSTANTIATE_KPKE
 
 }  // namespace pqkem::mlkem

@@ -1,4 +1,8 @@
-// NTRU KEM: key generation, encapsulation, decapsulation with implicit rejection, key checks.
+// NTRU KEM: key generation, encapsulation, decapsulation with implicit rejection, key checks:
+// the definitions of Kem<P, B>'s members. Included only by lib/backends/ntru_kem.cpp, which
+// instantiates them for every NTRU backend of the build.
+#pragma once
+
 #include <algorithm>
 #include <string>
 
@@ -96,10 +100,5 @@ void Kem<P, B>::pk_from_sk(In<sk_bytes> sk, Out<pk_bytes> pk) noexcept {
   for (std::size_t i = 0; i < P::n; ++i) h.c[i] = static_cast<std::uint16_t>((h.c[i] + k) & (P::q - 1));
   poly_rq_sum_zero_tobytes<P>(pk, h);
 }
-
-#define PQKEM_NTRU_INSTANTIATE_KEM(P, B) template struct Kem<P, B>;
-#define PQKEM_NTRU_INSTANTIATE_KEMS(P) PQKEM_NTRU_FOR_EACH_BACKEND(PQKEM_NTRU_INSTANTIATE_KEM, P)
-PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_KEMS)
-static_assert(KemInstance<Kem<NtruHps2048509, RefBackend>>);
 
 }  // namespace pqkem::ntru

@@ -1,3 +1,7 @@
+// The hybrids for any ML-KEM backend: the definitions of Kem<P, B>'s members. Included only by
+// lib/backends/hybrid.cpp, which instantiates them for every ML-KEM backend of the build.
+#pragma once
+
 #include "hybrid/hybrid.hpp"
 
 #include <algorithm>
@@ -128,18 +132,5 @@ static_assert(Kem<XWing, mlkem::RefBackend>::secret_prefix_bytes + mlkem::MlKem7
 static_assert(Kem<X25519MlKem768, mlkem::RefBackend>::secret_prefix_bytes + mlkem::MlKem768::ek_bytes + 32 +
                   Kem<X25519MlKem768, mlkem::RefBackend>::secret_suffix_bytes ==
               Kem<X25519MlKem768, mlkem::RefBackend>::sk_bytes);
-
-template struct Kem<XWing, mlkem::RefBackend>;
-template struct Kem<X25519MlKem768, mlkem::RefBackend>;
-static_assert(KemInstance<Kem<XWing, mlkem::RefBackend>>);
-static_assert(KemInstance<Kem<X25519MlKem768, mlkem::RefBackend>>);
-#if PQKEM_HAVE_AVX2
-template struct Kem<XWing, mlkem::Avx2Backend>;
-template struct Kem<X25519MlKem768, mlkem::Avx2Backend>;
-#endif
-#if PQKEM_HAVE_AVX512
-template struct Kem<XWing, mlkem::Avx512Backend>;
-template struct Kem<X25519MlKem768, mlkem::Avx512Backend>;
-#endif
 
 }  // namespace pqkem::hybrid

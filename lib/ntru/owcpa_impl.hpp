@@ -1,4 +1,8 @@
-// NTRU OW-CPA encryption: key generation, encryption, decryption with the message-space checks.
+// NTRU OW-CPA encryption: key generation, encryption, decryption with the message-space checks,
+// for any backend: the template definitions of owcpa.hpp. Included only by
+// lib/backends/ntru_owcpa.cpp, which instantiates them for every NTRU backend of the build.
+#pragma once
+
 #include "ntru/owcpa.hpp"
 
 #include "ct.hpp"
@@ -147,17 +151,5 @@ std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::spa
   B::poly_s3_tobytes(rm.template subspan<0, t>(), r);
   return fail;
 }
-
-#define PQKEM_NTRU_INSTANTIATE_OWCPA_PB(P, B)                                                              \
-  template std::uint32_t owcpa_keypair<P, B>(std::span<std::uint8_t, P::owcpa_pk_bytes>,                     \
-                                             std::span<std::uint8_t, P::owcpa_sk_bytes>,                     \
-                                             std::span<const std::uint8_t, P::sample_fg_bytes>) noexcept;    \
-  template void owcpa_enc<P, B>(std::span<std::uint8_t, P::owcpa_ct_bytes>, const Poly<P>&, const Poly<P>&, \
-                                std::span<const std::uint8_t, P::owcpa_pk_bytes>) noexcept;                  \
-  template std::uint32_t owcpa_dec<P, B>(std::span<std::uint8_t, P::owcpa_msg_bytes>,                        \
-                                         std::span<const std::uint8_t, P::owcpa_ct_bytes>,                   \
-                                         std::span<const std::uint8_t, P::owcpa_sk_bytes>) noexcept;
-#define PQKEM_NTRU_INSTANTIATE_OWCPA(P) PQKEM_NTRU_FOR_EACH_BACKEND(PQKEM_NTRU_INSTANTIATE_OWCPA_PB, P)
-PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_OWCPA)
 
 }  // namespace pqkem::ntru
