@@ -7,7 +7,7 @@
 // Each kernel's contract is its portable twin's (the representations "mod 2^16", "Rq", "Sq",
 // "Z3", "S3" are defined in poly.hpp); every kernel is noexcept, constant time, and lets its
 // output alias an input. Avx2Backend returns bit for bit RefBackend's results
-// (tests/simd/ntru checks it) and exists only when PQKEM_HAVE_AVX2 is 1.
+// (tests/ntru/ntru_avx2_test.cpp checks it) and exists only when PQKEM_HAVE_AVX2 is 1.
 #pragma once
 
 #include <cstddef>
