@@ -9,7 +9,7 @@
 // process loads and initializes OpenSSL's providers, which `pqkem info` and every `--json`
 // output paid for one fingerprint (callgrind, `pqkem info` on an ML-KEM-768 public key: 5.3M of
 // 12.1M instructions in EVP_Digest; sha256 here takes 78k). OpenSSL stays the reference:
-// tests/unit/hash_test.cpp compares every function here with EVP on random inputs of every
+// tests/keccak/hash_test.cpp compares every function here with EVP on random inputs of every
 // length across several blocks.
 #pragma once
 

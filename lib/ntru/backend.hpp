@@ -8,8 +8,8 @@
 // NtruBackend below states them; each kernel's contract is in RefBackend's comment on it (the
 // representations "mod 2^16", "Rq", "Sq", "Z3", "S3" are defined in poly.hpp): every kernel is
 // noexcept, constant time, lets its output alias an input, and returns bit for bit what
-// RefBackend returns. The SIMD backends live in lib/simd/ntru (backend_x86.hpp); this directory
-// includes nothing from lib/simd.
+// RefBackend returns (tests/ntru/ntru_avx2_test.cpp checks it). The SIMD backends live in
+// lib/simd/ntru (backend_x86.hpp); this directory includes nothing from lib/simd.
 #pragma once
 
 #include <concepts>

@@ -1,6 +1,7 @@
-# Shared by the CLI test scripts (cli_test.sh, hybrid_test.sh): a scratch directory, the
-# assertions (check, run), directory snapshots for "nothing created or changed", and the final
-# tally (finish). Source it after setting PQ, the pqkem binary under test.
+# Shared by the CLI test scripts (cli_test.sh and its groups/*.sh, hybrid_test.sh,
+# adversary_test.sh): a scratch directory, the assertions (check, run), directory snapshots for
+# "nothing created or changed", and the final tally (finish). Source it after setting PQ, the
+# pqkem binary under test.
 #
 # Needs bash and coreutils only (no python3, no jq).
 set -u

@@ -71,7 +71,7 @@ bool pairwise_ok(Scheme s, const KeyPair& kp, ByteView encaps_coins) {
 }
 
 /// The key pair keygen_derand(coins) would return if it refused nothing: owcpa_keypair's output
-/// (portable kernels; the backends agree bit for bit, tests/simd/ntru) and the PRF key.
+/// (portable kernels; the backends agree bit for bit, ntru_avx2_test.cpp) and the PRF key.
 template <class P>
 KeyPair unchecked_keypair(ByteView coins) {
   KeyPair kp{Bytes(P::pk_bytes), SecretBytes(P::sk_bytes)};

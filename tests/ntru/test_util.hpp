@@ -44,7 +44,7 @@ inline bool cpu_has_avx2_kernels() {
 
 /// Whether the SIMD kernel tests compare the AVX-512 backend's NTRU kernels (the AVX2 sources
 /// compiled with the AVX-512 flags) rather than the AVX2 ones: ctest runs them again with
-/// PQKEM_NTRU_SIMD=avx512 (tests/simd/ntru/CMakeLists.txt).
+/// PQKEM_NTRU_SIMD=avx512 (tests/ntru/CMakeLists.txt).
 inline bool testing_avx512_kernels() {
   const char* v = std::getenv("PQKEM_NTRU_SIMD");
   return v != nullptr && std::string_view(v) == "avx512";

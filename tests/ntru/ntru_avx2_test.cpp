@@ -16,9 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "../../ntru/test_util.hpp"
 #include "hash.hpp"
-#include "../../ntru/kernel_table.hpp"
+#include "kernel_table.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/pack.hpp"
 #include "ntru/poly.hpp"
@@ -26,6 +25,7 @@
 #include "ntru/sort.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
+#include "test_util.hpp"
 #if PQKEM_HAVE_AVX2
 #include "simd/ntru/ntru_avx2.hpp"
 #include "simd/ntru/ntru_avx512.hpp"

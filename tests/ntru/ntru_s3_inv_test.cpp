@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "../../ntru/test_util.hpp"
-#include "../../ntru/kernel_table.hpp"
+#include "kernel_table.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/poly.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
+#include "test_util.hpp"
 #if PQKEM_HAVE_AVX2
 #include "simd/ntru/ntru_avx2.hpp"
 #endif
