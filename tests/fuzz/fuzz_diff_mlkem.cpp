@@ -2,7 +2,7 @@
 // AVX-512 ones where the CPU has them (SampleNTT through mlkem::Avx512Backend, its rejection step), against
 // its portable twin (mlkem::RefBackend and lib/mlkem), on inputs inside each kernel's stated
 // bounds (backend.hpp, mlkem_avx2.hpp). T_q values are converted between the FIPS 203 order
-// and the AVX2 order (mlkem_transpose_avx2) before comparing; results must be bit-identical.
+// and the AVX2 order (transpose_avx2) before comparing; results must be bit-identical.
 // Input: [kernel selector][parameters...][coefficient / byte material].
 #include <openssl/evp.h>
 
@@ -11,7 +11,7 @@
 
 #include "fuzz_util.hpp"
 #include "hash.hpp"
-#include "mlkem/backend.hpp"
+#include "backends/backends.hpp"
 #include "simd/dispatch.hpp"
 
 #if PQKEM_HAVE_AVX2
@@ -90,7 +90,7 @@ void noise_case(fuzz::Reader& in) {
   // SamplePolyCBD alone, on arbitrary bytes.
   const auto bytes = in.bytes(64 * Eta);
   Poly c;
-  avx2::mlkem_cbd_avx2(c.c.data(), bytes.data(), Eta);
+  avx2::sample_poly_cbd_avx2(c.c.data(), bytes.data(), Eta);
   expect_same(sample_poly_cbd_ref<Eta>(std::span<const std::uint8_t, 64 * Eta>(bytes.data(), 64 * Eta)), c,
               "sample_poly_cbd_ref");
 }
@@ -266,8 +266,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::vector<std::uint8_t> padded(buf);  // the AVX2 sampler may read 8 bytes past len
       padded.resize(len + 8);
       std::array<std::int16_t, 256> a{}, b{};
-      const unsigned na = avx2::mlkem_rej_uniform_avx2(a.data(), ctr0, padded.data(), len);
-      const unsigned nb = simd::avx512::mlkem_rej_uniform_avx512(b.data(), ctr0, buf.data(), len);
+      const unsigned na = avx2::rej_uniform_avx2(a.data(), ctr0, padded.data(), len);
+      const unsigned nb = simd::avx512::rej_uniform_avx512(b.data(), ctr0, buf.data(), len);
       fuzz::check(na == nb && a == b, "avx512 rejection sampling");
 #endif
       break;

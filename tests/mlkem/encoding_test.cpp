@@ -122,7 +122,7 @@ TEST(Encoding, ByteEncodeDecodeMatchAlgorithms5And6EveryD) {
 
 TEST(Encoding, Decode12AndModulusCheckOnEveryValueAtEveryPosition) {
   // Every 12-bit value v in every coefficient slot i (the other slots random and canonical):
-  // decode_ntt_poly_ref gives v mod q there, and is_canonical_encoding_ref is v < q.
+  // decode12_ref gives v mod q there, and is_canonical12_ref is v < q.
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> dist(0, kQ - 1);
   Coeffs base{};
@@ -132,8 +132,8 @@ TEST(Encoding, Decode12AndModulusCheckOnEveryValueAtEveryPosition) {
       Coeffs f = base;
       f[i] = static_cast<std::int16_t>(v);
       std::array<std::uint8_t, kPolyBytes> b = byte_encode_bitwise<12>(f);
-      ASSERT_EQ(is_canonical_encoding_ref(b), v < kQ) << "i=" << i << " v=" << v;
-      const NttPoly p = decode_ntt_poly_ref(b);
+      ASSERT_EQ(is_canonical12_ref(b), v < kQ) << "i=" << i << " v=" << v;
+      const NttPoly p = decode12_ref(b);
       ASSERT_EQ(p.c[i], v % kQ) << "i=" << i << " v=" << v;
       ASSERT_EQ(p.c[(i + 1) % kN], base[(i + 1) % kN]);
     }
@@ -141,7 +141,7 @@ TEST(Encoding, Decode12AndModulusCheckOnEveryValueAtEveryPosition) {
 }
 
 TEST(Encoding, Encode12MapsSignedRepresentatives) {
-  // encode_ntt_poly_ref on |f_i| < q equals ByteEncode_12 of the canonical representatives.
+  // encode12_ref on |f_i| < q equals ByteEncode_12 of the canonical representatives.
   std::mt19937 rng(9);
   std::uniform_int_distribution<int> dist(-kQ + 1, kQ - 1);
   for (int t = 0; t < 50; ++t) {
@@ -153,7 +153,7 @@ TEST(Encoding, Encode12MapsSignedRepresentatives) {
       canon[i] = static_cast<std::int16_t>(x < 0 ? x + kQ : x);
     }
     std::array<std::uint8_t, kPolyBytes> out{};
-    encode_ntt_poly_ref(f, out);
+    encode12_ref(f, out);
     ASSERT_EQ(out, byte_encode_bitwise<12>(canon)) << t;
   }
 }
@@ -204,12 +204,12 @@ TEST(Encoding, ByteDecode12ReducesModQAndModulusCheckFlagsIt) {
   b[0] = 0x01;  // coefficient 0 = 0xD01 = 3329 = q -> decodes to 0, and is not canonical
   b[1] = 0x0D;
   EXPECT_EQ(byte_decode<12>(b)[0], 0);
-  EXPECT_FALSE(is_canonical_encoding_ref(b));
+  EXPECT_FALSE(is_canonical12_ref(b));
   b[0] = 0x00;  // 0xD00 = 3328 = q - 1: canonical
   EXPECT_EQ(byte_decode<12>(b)[0], kQ - 1);
-  EXPECT_TRUE(is_canonical_encoding_ref(b));
+  EXPECT_TRUE(is_canonical12_ref(b));
   b[383] = 0xFF;  // last coefficient's high byte: 0xFF0 >= q
-  EXPECT_FALSE(is_canonical_encoding_ref(b));
+  EXPECT_FALSE(is_canonical12_ref(b));
 }
 
 }  // namespace

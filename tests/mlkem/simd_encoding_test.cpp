@@ -24,7 +24,7 @@ void check_compress_encode(Avx2Kernel& self, const Arr& a) {
   std::array<std::uint8_t, 32 * D> want{};
   RefBackend::compress_encode<D>(Poly{a}, want);
   std::vector<std::uint8_t> got(32 * D);  // exactly: ASan catches a write past it
-  av::mlkem_compress_encode_avx2(got.data(), a.data(), D);
+  av::compress_encode_avx2(got.data(), a.data(), D);
   ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "d = " << D;
 }
 
@@ -35,7 +35,7 @@ void check_decode_decompress(const std::vector<std::uint8_t>& bytes) {
   const auto in = std::span<const std::uint8_t, 32 * D>(exact.data(), 32 * D);
   const Poly want = RefBackend::decode_decompress<D>(in);
   Arr got;
-  av::mlkem_decode_decompress_avx2(got.data(), exact.data(), D);
+  av::decode_decompress_avx2(got.data(), exact.data(), D);
   ASSERT_EQ(got, want.c) << "d = " << D;
 }
 
@@ -83,21 +83,21 @@ TEST_F(Avx2Kernel, ByteEncodeDecode12MatchPortable) {
         b[p + 2] = static_cast<std::uint8_t>(kQ >> 4);
       }
     const auto in = std::span<const std::uint8_t, kPolyBytes>(b.data(), kPolyBytes);
-    const NttPoly want = decode_ntt_poly_ref(in);
+    const NttPoly want = decode12_ref(in);
     Arr got;
-    av::mlkem_decode12_avx2(got.data(), b.data());
+    av::decode12_avx2(got.data(), b.data());
     ASSERT_EQ(transposed(got), want.c);
-    ASSERT_EQ(av::mlkem_is_canonical12_avx2(b.data()), is_canonical_encoding_ref(in));
+    ASSERT_EQ(av::is_canonical12_avx2(b.data()), is_canonical12_ref(in));
 
     const Arr a = random_coeffs(kQ);
     std::array<std::uint8_t, kPolyBytes> e_ref{}, e_avx{};
-    encode_ntt_poly_ref(NttPoly{a}, e_ref);
-    av::mlkem_encode12_avx2(e_avx.data(), transposed(a).data());
+    encode12_ref(NttPoly{a}, e_ref);
+    av::encode12_avx2(e_avx.data(), transposed(a).data());
     ASSERT_EQ(e_avx, e_ref);
     // Nothing is written past the 384 bytes (the kernel stores 16 bytes at a time).
     std::array<std::uint8_t, kPolyBytes + 32> guarded;
     guarded.fill(0xA5);
-    av::mlkem_encode12_avx2(guarded.data(), transposed(a).data());
+    av::encode12_avx2(guarded.data(), transposed(a).data());
     ASSERT_TRUE(std::equal(e_ref.begin(), e_ref.end(), guarded.begin()));
     ASSERT_TRUE(std::all_of(guarded.begin() + kPolyBytes, guarded.end(), [](std::uint8_t x) { return x == 0xA5; }));
   }
@@ -112,7 +112,7 @@ TEST_F(Avx2Kernel, ByteEncodeDecode12MatchPortable) {
       b[p + 1] = static_cast<std::uint8_t>((kQ & 0xF) << 4);
       b[p + 2] = static_cast<std::uint8_t>(kQ >> 4);
     }
-    ASSERT_FALSE(av::mlkem_is_canonical12_avx2(b.data())) << pos;
+    ASSERT_FALSE(av::is_canonical12_avx2(b.data())) << pos;
   }
 }
 #endif  // PQKEM_HAVE_AVX2

@@ -30,7 +30,7 @@ TEST_F(Avx2Kernel, NttMatchesPortable) {
   for (const Arr& in : inputs(kQ)) {
     const NttPoly want = ntt_ref(Poly{in}, current_ntt_plan());
     Arr got = in;
-    av::mlkem_ntt_avx2(got.data());
+    av::ntt_avx2(got.data());
     ASSERT_EQ(transposed(got), want.c);
     for (auto x : got) ASSERT_LE(std::abs(x), (kQ - 1) / 2);
   }
@@ -40,7 +40,7 @@ TEST_F(Avx2Kernel, InverseNttMatchesPortable) {
   for (const Arr& in : inputs(kQ)) {
     const Poly want = inverse_ntt_ref(NttPoly{in}, current_ntt_plan());
     Arr got = transposed(in);
-    av::mlkem_inverse_ntt_avx2(got.data());
+    av::inverse_ntt_avx2(got.data());
     ASSERT_EQ(got, want.c);
     for (auto x : got) ASSERT_LT(std::abs(x), kQ);
   }
@@ -74,10 +74,10 @@ TEST_F(Avx2Kernel, BasemulAndInnerProductMatchPortable) {
     NttPoly r_ref{random_coeffs(2 * kQ)};
     Arr r = transposed(r_ref.c);
     multiply_ntts_acc_ref(r_ref, NttPoly{in[t]}, NttPoly{in[t + 1]});
-    av::mlkem_basemul_acc_avx2(r.data(), transposed(in[t]).data(), transposed(in[t + 1]).data());
+    av::multiply_ntts_acc_avx2(r.data(), transposed(in[t]).data(), transposed(in[t + 1]).data());
     ASSERT_EQ(transposed(r), r_ref.c);
 
-    check_inner_product(av::mlkem_inner_product_avx2, in, t);
+    check_inner_product(av::inner_product_avx2, in, t);
   }
 }
 
@@ -87,27 +87,27 @@ TEST_F(Avx2Kernel, ReductionsMatchPortable) {
     if (t == 0) a.fill(-32768);
     if (t == 1) a.fill(32767);
     Arr r = a;
-    av::mlkem_reduce_avx2(r.data());
+    av::reduce_avx2(r.data());
     for (int i = 0; i < kN; ++i) ASSERT_EQ(r[i], barrett_reduce(a[i]));
 
     const Arr half = random_coeffs((kQ + 1) / 2);
     NttPoly want{half};
     RefBackend::tomont_add_reduce(want, NttPoly{e});
     Arr got = half;
-    av::mlkem_tomont_add_reduce_avx2(got.data(), e.data());
+    av::tomont_add_reduce_avx2(got.data(), e.data());
     ASSERT_EQ(got, want.c);
 
     const Arr x = random_coeffs(kQ), y = random_coeffs(kQ), z = random_coeffs(kQ);
     Poly p{x};
     RefBackend::add_reduce(p, Poly{y}, t & 1 ? nullptr : &static_cast<const Poly&>(Poly{z}));
     Arr q = x;
-    av::mlkem_add_reduce_avx2(q.data(), y.data(), t & 1 ? nullptr : z.data());
+    av::add_reduce_avx2(q.data(), y.data(), t & 1 ? nullptr : z.data());
     ASSERT_EQ(q, p.c);
 
     Poly s{x};
     RefBackend::sub_reduce(s, Poly{y});
     Arr u = x;
-    av::mlkem_sub_reduce_avx2(u.data(), y.data());
+    av::sub_reduce_avx2(u.data(), y.data());
     ASSERT_EQ(u, s.c);
   }
 }
@@ -117,12 +117,12 @@ TEST_F(Avx512Kernel, NttAndInverseMatchPortable) {
   for (const Arr& in : inputs(kQ)) {
     const NttPoly want = ntt_ref(Poly{in}, current_ntt_plan());
     Arr got = in;
-    simd::avx512::mlkem_ntt_avx512(got.data());
+    simd::avx512::ntt_avx512(got.data());
     ASSERT_EQ(transposed(got), want.c);
     for (auto x : got) ASSERT_LE(std::abs(x), (kQ - 1) / 2);
     const Poly back = inverse_ntt_ref(NttPoly{in}, current_ntt_plan());
     Arr inv = transposed(in);
-    simd::avx512::mlkem_inverse_ntt_avx512(inv.data());
+    simd::avx512::inverse_ntt_avx512(inv.data());
     ASSERT_EQ(inv, back.c);
     for (auto x : inv) ASSERT_LT(std::abs(x), kQ);
   }
@@ -130,7 +130,7 @@ TEST_F(Avx512Kernel, NttAndInverseMatchPortable) {
 
 TEST_F(Avx512Kernel, InnerProductMatchesPortable) {
   const auto in = inputs(kQ);
-  for (std::size_t t = 0; t + 4 < in.size(); ++t) check_inner_product(simd::avx512::mlkem_inner_product_avx512, in, t);
+  for (std::size_t t = 0; t + 4 < in.size(); ++t) check_inner_product(simd::avx512::inner_product_avx512, in, t);
 }
 
 TEST_F(Avx512Kernel, ElementwiseKernelsMatchPortable) {
@@ -139,20 +139,20 @@ TEST_F(Avx512Kernel, ElementwiseKernelsMatchPortable) {
     NttPoly want{half};
     RefBackend::tomont_add_reduce(want, NttPoly{e});
     Arr got = half;
-    simd::avx512::mlkem_tomont_add_reduce_avx512(got.data(), e.data());
+    simd::avx512::tomont_add_reduce_avx512(got.data(), e.data());
     ASSERT_EQ(got, want.c);
 
     const Arr x = random_coeffs(kQ), y = random_coeffs(kQ), z = random_coeffs(kQ);
     Poly p{x};
     RefBackend::add_reduce(p, Poly{y}, t & 1 ? nullptr : &static_cast<const Poly&>(Poly{z}));
     Arr q = x;
-    simd::avx512::mlkem_add_reduce_avx512(q.data(), y.data(), t & 1 ? nullptr : z.data());
+    simd::avx512::add_reduce_avx512(q.data(), y.data(), t & 1 ? nullptr : z.data());
     ASSERT_EQ(q, p.c);
 
     Poly s{x};
     RefBackend::sub_reduce(s, Poly{y});
     Arr u = x;
-    simd::avx512::mlkem_sub_reduce_avx512(u.data(), y.data());
+    simd::avx512::sub_reduce_avx512(u.data(), y.data());
     ASSERT_EQ(u, s.c);
   }
 }

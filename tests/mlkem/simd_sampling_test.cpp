@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hash.hpp"
-#include "mlkem/backend.hpp"
+#include "backends/backends.hpp"
 #include "mlkem/sampling.hpp"
 #include "simd_fixture.hpp"
 
@@ -27,9 +27,9 @@ TEST_F(Avx2Kernel, CbdMatchesPortable) {
     if (t == 2) std::fill(b.begin(), b.end(), 0x0F);
     if (t == 3) std::fill(b.begin(), b.end(), 0xF0);
     Arr got;
-    av::mlkem_cbd_avx2(got.data(), b.data(), 2);
+    av::sample_poly_cbd_avx2(got.data(), b.data(), 2);
     ASSERT_EQ(got, sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>(b.data(), 128)).c);
-    av::mlkem_cbd_avx2(got.data(), b.data(), 3);
+    av::sample_poly_cbd_avx2(got.data(), b.data(), 3);
     ASSERT_EQ(got, sample_poly_cbd_ref<3>(std::span<const std::uint8_t, 192>(b.data(), 192)).c);
   }
 }
@@ -49,7 +49,7 @@ TEST_F(Avx2Kernel, RejectionSamplingMatchesPortableLoop) {
       if (d1 < kQ) want[c_want++] = static_cast<std::int16_t>(d1);
       if (d2 < kQ && c_want < 256) want[c_want++] = static_cast<std::int16_t>(d2);
     }
-    const unsigned c_got = av::mlkem_rej_uniform_avx2(got.data(), ctr0, buf.data(), len);
+    const unsigned c_got = av::rej_uniform_avx2(got.data(), ctr0, buf.data(), len);
     ASSERT_EQ(c_got, c_want);
     for (unsigned i = ctr0; i < c_got; ++i) ASSERT_EQ(got[i], want[i]) << i;
   }
@@ -78,7 +78,7 @@ TEST_F(Avx2Kernel, SampleNttX4MatchesPortable) {
     const std::uint8_t idx[2] = {xy[0][0], xy[0][1]};
     hash::shake128(std::span<std::uint8_t>(s.data(), 504), {rho, idx});
     Arr tmp{};
-    if (av::mlkem_rej_uniform_avx2(tmp.data(), 0, s.data(), 504) < 256) ++needed_more;
+    if (av::rej_uniform_avx2(tmp.data(), 0, s.data(), 504) < 256) ++needed_more;
   }
   RecordProperty("inputs_needing_a_fourth_block", needed_more);
 }
@@ -93,7 +93,7 @@ TEST_F(Avx2Kernel, SampleNttX4SqueezesMoreBlocksWhenNeeded) {
     const std::uint8_t idx[2] = {0, 0};
     hash::shake128(std::span<std::uint8_t>(s.data(), 504), {rho, idx});
     Arr tmp{};
-    if (av::mlkem_rej_uniform_avx2(tmp.data(), 0, s.data(), 504) == 256) continue;
+    if (av::rej_uniform_avx2(tmp.data(), 0, s.data(), 504) == 256) continue;
     ++found;
     const std::uint8_t xy[4][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 0}};
     Avx2NttPoly out[4];
@@ -198,7 +198,7 @@ TEST_F(Avx512Kernel, RejectionSamplingMatchesTheSpecification) {
       if (d1 < kQ) want[ctr++] = static_cast<std::int16_t>(d1);
       if (d2 < kQ && ctr < 256) want[ctr++] = static_cast<std::int16_t>(d2);
     }
-    const unsigned n = simd::avx512::mlkem_rej_uniform_avx512(got.data(), ctr0, buf.data(), len);
+    const unsigned n = simd::avx512::rej_uniform_avx512(got.data(), ctr0, buf.data(), len);
     ASSERT_EQ(n, ctr) << "trial " << t << " len " << len << " from " << ctr0;
     ASSERT_EQ(got, want) << "trial " << t << " len " << len << " from " << ctr0;
   }

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "hash.hpp"
-#include "ntru/backend.hpp"
+#include "backends/backends.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/sample.hpp"
 #include "pqkem.hpp"

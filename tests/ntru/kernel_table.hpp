@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-#include "ntru/backend.hpp"
+#include "backends/backends.hpp"
 #include "ntru/poly.hpp"
 #include "simd/dispatch.hpp"
 

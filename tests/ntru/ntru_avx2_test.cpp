@@ -240,10 +240,10 @@ TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
   auto check = [&](const Poly<P>& a, const Poly<P>& b) {
     Poly<P> want, got = a;
     poly_mul_cyclic_ref(want, a, b);
-    simd::avx2::ntru_poly_mul_cyclic_mod8192_avx2(got.c.data(), got.c.data(), b.c.data(), static_cast<int>(P::n));  // r = a
+    simd::avx2::poly_mul_cyclic_mod8192_avx2(got.c.data(), got.c.data(), b.c.data(), static_cast<int>(P::n));  // r = a
     for (auto* p : {&want, &got})
       for (auto& x : p->c) x = static_cast<std::uint16_t>(x & 0x1FFF);
-    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192_avx2");
+    EXPECT_POLY_EQ(got, want, "poly_mul_cyclic_mod8192_avx2");
     ++idx;
   };
   for (std::size_t i = 0; i < ops.size(); ++i)
@@ -253,10 +253,10 @@ TYPED_TEST(NtruAvx2Kernel, ToomProductMod8192) {
   for (const Poly<P>& a : ops) {
     Poly<P> want, got = a;
     poly_mul_cyclic_ref(want, a, a);
-    simd::avx2::ntru_poly_mul_cyclic_mod8192_avx2(got.c.data(), got.c.data(), got.c.data(), static_cast<int>(P::n));
+    simd::avx2::poly_mul_cyclic_mod8192_avx2(got.c.data(), got.c.data(), got.c.data(), static_cast<int>(P::n));
     for (auto* p : {&want, &got})
       for (auto& x : p->c) x = static_cast<std::uint16_t>(x & 0x1FFF);
-    EXPECT_POLY_EQ(got, want, "ntru_poly_mul_cyclic_mod8192_avx2 (r = a = b)");
+    EXPECT_POLY_EQ(got, want, "poly_mul_cyclic_mod8192_avx2 (r = a = b)");
     ++idx;
   }
 #else
@@ -462,11 +462,11 @@ TYPED_TEST(NtruAvx2Kernel, Decodings) {
     for (auto& b : q) b = static_cast<std::uint8_t>(rng());
     Poly<P> want, got;
     poly_s3_frombytes_ref<P>(want, std::span<const std::uint8_t, P::pack_trinary_bytes>(t.data(), t.size()));
-    simd::avx2::ntru_s3_frombytes_avx2(got.c.data(), t.data(), static_cast<int>(P::n));
-    EXPECT_POLY_EQ(got, want, "ntru_s3_frombytes_avx2 (heap, exact size)");
+    simd::avx2::poly_s3_frombytes_avx2(got.c.data(), t.data(), static_cast<int>(P::n));
+    EXPECT_POLY_EQ(got, want, "poly_s3_frombytes_avx2 (heap, exact size)");
     poly_rq_sum_zero_frombytes_ref<P>(want, std::span<const std::uint8_t, P::pack_q_bytes>(q.data(), q.size()));
-    simd::avx2::ntru_q_frombytes_avx2(got.c.data(), q.data(), static_cast<int>(P::n), P::logq, true);
-    EXPECT_POLY_EQ(got, want, "ntru_q_frombytes_avx2 (heap, exact size)");
+    simd::avx2::poly_q_frombytes_avx2(got.c.data(), q.data(), static_cast<int>(P::n), P::logq, true);
+    EXPECT_POLY_EQ(got, want, "poly_q_frombytes_avx2 (heap, exact size)");
   }
 #endif
 }
@@ -663,10 +663,10 @@ struct RawKernels {
   void (*sample_fixed_type)(std::uint16_t*, const std::uint8_t*, int, int) noexcept;
 };
 const RawKernels* raw_kernels_or_null() {
-  static constexpr RawKernels kAvx2{&simd::avx2::ntru_sort_int32_avx2, &simd::avx2::ntru_sample_fixed_type_avx2};
+  static constexpr RawKernels kAvx2{&simd::avx2::sort_int32_avx2, &simd::avx2::sample_fixed_type_avx2};
   if (!test::testing_avx512_kernels()) return cpu_has_avx2_kernels() ? &kAvx2 : nullptr;
 #if PQKEM_HAVE_AVX512
-  static constexpr RawKernels kAvx512{&simd::avx512::ntru_sort_int32_avx2, &simd::avx512::ntru_sample_fixed_type_avx2};
+  static constexpr RawKernels kAvx512{&simd::avx512::sort_int32_avx512, &simd::avx512::sample_fixed_type_avx512};
   if (simd::impl_usable(simd::Impl::avx512)) return &kAvx512;
 #endif
   return nullptr;
@@ -707,7 +707,7 @@ TYPED_TEST(NtruAvx2Kernel, SampleFixedTypeAvx2MatchesPortable) {
       got.c.fill(0xABCD);
       this->ref().sample_fixed_type(want, u.data());
       raw->sample_fixed_type(got.c.data(), u.data(), P::n, P::weight);
-      EXPECT_POLY_EQ(got, want, "ntru_sample_fixed_type_avx2");
+      EXPECT_POLY_EQ(got, want, "sample_fixed_type_avx2");
       int ones = 0, twos = 0;
       for (auto c : got.c) ones += c == 1, twos += c == 2;
       EXPECT_EQ(ones, P::weight / 2);

@@ -1,4 +1,4 @@
-// The S2 inversion (ntru_poly_r2_inv_avx2, lib/simd/ntru/ntru_r2_inv_avx2.cpp: jump divsteps with
+// The S2 inversion (poly_r2_inv_avx2, lib/simd/ntru/ntru_r2_inv_avx2.cpp: jump divsteps with
 // carry-less products) against its portable twin poly_r2_inv_ref, for every n, on 320 seeded random
 // inputs each and on edge inputs; every result is also checked independently: a r = 1 mod (2, Phi_n)
 // by a schoolbook GF(2) product written here, or r = 0 when a = 0 mod (2, Phi_n).
@@ -77,8 +77,8 @@ protected:
     ASSERT_TRUE(got.c == want.c) << what << ": differs from poly_r2_inv_ref";
 #if PQKEM_HAVE_AVX2
     if (cpu_has_avx2_kernels()) {  // the kernel itself, not only through the table
-      simd::avx2::ntru_poly_r2_inv_avx2(direct.c.data(), a.c.data(), static_cast<int>(P::n));
-      ASSERT_TRUE(direct.c == want.c) << what << ": ntru_poly_r2_inv_avx2 differs from poly_r2_inv_ref";
+      simd::avx2::poly_r2_inv_avx2(direct.c.data(), a.c.data(), static_cast<int>(P::n));
+      ASSERT_TRUE(direct.c == want.c) << what << ": poly_r2_inv_avx2 differs from poly_r2_inv_ref";
     }
 #endif
     for (std::size_t i = 0; i < P::n; ++i) ASSERT_LE(got.c[i], 1u) << what << ": not in {0, 1} at " << i;

@@ -1,4 +1,4 @@
-// The S3 inversion (ntru_poly_s3_inv_avx2, lib/simd/ntru/ntru_s3_inv_avx2.cpp: bit-sliced divsteps in a
+// The S3 inversion (poly_s3_inv_avx2, lib/simd/ntru/ntru_s3_inv_avx2.cpp: bit-sliced divsteps in a
 // lane-interleaved layout) against its portable twin poly_s3_inv_ref, for every n, on 320 seeded
 // random inputs each and on edge inputs; every result is also checked independently: a r = 1 mod
 // (3, Phi_n) by a schoolbook GF(3) product written here, or r = 0 when a = 0 mod (3, Phi_n).

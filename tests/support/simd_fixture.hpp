@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "mlkem/backend.hpp"  // the kernels, and PQKEM_HAVE_AVX2 / PQKEM_HAVE_AVX512 (0 if unset)
+#include "backends/backends.hpp"  // the kernels, and PQKEM_HAVE_AVX2 / PQKEM_HAVE_AVX512 (0 if unset)
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
 
@@ -66,7 +66,7 @@ protected:
 };
 
 inline Arr transposed(Arr a) {
-  av::mlkem_transpose_avx2(a.data());
+  av::transpose_avx2(a.data());
   return a;
 }
 
