@@ -165,7 +165,8 @@ struct RefBackend {
   static void poly_trinary_zq_to_z3(Poly<P>& r, const Poly<P>& a) noexcept {
     poly_trinary_zq_to_z3_ref<P>(r, a);
   }
-  /// pack_S3. In: S3.
+  /// pack_S3. In: any values; the bytes are pack_S3's when a is Z3 (decapsulation also packs a
+  /// failed decryption's r, which implicit rejection then discards).
   template <class P>
   static void poly_s3_tobytes(std::span<std::uint8_t, P::pack_trinary_bytes> out, const Poly<P>& a) noexcept {
     poly_s3_tobytes_ref<P>(out, a);
