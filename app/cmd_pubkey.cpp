@@ -1,5 +1,4 @@
 // pqkem pubkey: the public key of a secret key file (any accepted form), written all-or-nothing.
-#include <fmt/format.h>
 
 #include "cmd_pubkey.hpp"
 #include "keys.hpp"

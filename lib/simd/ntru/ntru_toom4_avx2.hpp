@@ -1,5 +1,5 @@
 // NTRU's Toom-4 product in AVX2, correct mod 2^13: the engine behind the Rq, Sq and S3 products
-// (ntru_mul_avx2.cpp) and the Newton steps of the Rq inversion (ntru_rq_inv_avx2.cpp).
+// (ntru_mul_x86.hpp) and the Newton steps of the Rq inversion (ntru_rq_inv_x86.hpp).
 // Included only by files compiled with -mavx2. Everything here has internal linkage (an unnamed
 // namespace, as ntru_common_avx2.hpp's helpers are static inline): each includer gets its own
 // instantiations, and no copy can be picked by the linker for portable code.
@@ -26,7 +26,7 @@ using ntru_detail::wipe_vectors;
 // divides by powers of two with right shifts, each losing a top bit, at most three along the
 // way to any coefficient, so every C_k is correct mod 2^13 (the other divisions are by odd
 // numbers: multiplications by their inverses mod 2^16). poly_mul_cyclic, whose contract is
-// the exact product mod 2^16, keeps a block Karatsuba (ntru_mul_avx2.cpp).
+// the exact product mod 2^16, keeps a block Karatsuba (ntru_mul_x86.hpp).
 //
 // Layout for leaf length L (a multiple of 8): both operands are zero-padded to N = 16 L
 // coefficients and split into 4 chunks of S = 4 L (Toom-4, points 0, 1, -1, 1/2, -1/2, 2, oo:
