@@ -93,14 +93,16 @@ Baseline read_baseline(const std::string& path) {
       if (!(row.summary.best >= 1) || !std::isfinite(row.summary.best))
         throw std::runtime_error(fmt::format("'{}': value must be a tick count of at least 1", row.name));
       if (e.contains("timer_granularity"))
-        row.granularity = static_cast<std::uint64_t>(std::max<std::int64_t>(tick_count(e.at("timer_granularity"), row.name), 0));
+        row.granularity =
+            static_cast<std::uint64_t>(std::max<std::int64_t>(tick_count(e.at("timer_granularity"), row.name), 0));
       if (e.contains("reference")) {
         const nlohmann::json& refs = e.at("reference");
         if (!refs.is_object()) throw std::runtime_error(fmt::format("'{}': reference must be an object", row.name));
         for (const auto& [name, ticks] : refs.items()) {
           const double t = ticks.get<double>();
           if (!(t >= 1) || !std::isfinite(t))
-            throw std::runtime_error(fmt::format("'{}': reference '{}' must be a tick count of at least 1", row.name, name));
+            throw std::runtime_error(
+                fmt::format("'{}': reference '{}' must be a tick count of at least 1", row.name, name));
           b.references[name] = t;
         }
       }
@@ -123,14 +125,13 @@ double machine_drift(const Baseline& baseline, const std::vector<Row>& reference
   return d;
 }
 
-std::vector<Comparison> compare_all(const Baseline& baseline, const std::vector<Row>& results, std::uint64_t granularity,
-                                    const std::vector<Row>& references) {
+std::vector<Comparison> compare_all(const Baseline& baseline, const std::vector<Row>& results,
+                                    std::uint64_t granularity, const std::vector<Row>& references) {
   const double drift = machine_drift(baseline, references);
   std::vector<Comparison> out;
   for (const Row& r : results) out.push_back(compare_row(baseline, r, results, granularity, drift));
   return out;
 }
-
 
 /// After the table: a note on an old baseline, and the regressions (exit 1 with
 /// --fail-on-regression).

@@ -21,7 +21,7 @@ struct BaselineRow {
 struct Baseline {
   std::string path;
   std::vector<BaselineRow> rows;
-  bool without_rounds = false;  ///< written by a pqkem without rounds: one median per row
+  bool without_rounds = false;               ///< written by a pqkem without rounds: one median per row
   std::map<std::string, double> references;  ///< reference workload -> its ticks in that run
 };
 
@@ -41,8 +41,8 @@ double machine_drift(const Baseline& baseline, const std::vector<Row>& reference
 
 /// Every row of `results` against its baseline row (in the same order), with the drift of the
 /// reference workloads.
-std::vector<Comparison> compare_all(const Baseline& baseline, const std::vector<Row>& results, std::uint64_t granularity,
-                                    const std::vector<Row>& references);
+std::vector<Comparison> compare_all(const Baseline& baseline, const std::vector<Row>& results,
+                                    std::uint64_t granularity, const std::vector<Row>& references);
 
 /// After the table: a note on an old baseline, and the regressions (exit 1 with
 /// --fail-on-regression).

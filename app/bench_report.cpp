@@ -58,8 +58,9 @@ void print_table(const std::vector<Row>& results, double rate, const std::vector
     item_width = std::max(item_width, r.item.size());
     impl_width = std::max(impl_width, r.impl.size());
   }
-  std::string out = fmt::format("{:<{}} {:<{}} {:<{}} {:>11} {:>7} {:>11} {:>10} {:>9}", "algorithm", group_width,
-                                "operation", item_width, "impl", impl_width, "median", "spread", "p10", "ops/s", "rounds");
+  std::string out =
+      fmt::format("{:<{}} {:<{}} {:<{}} {:>11} {:>7} {:>11} {:>10} {:>9}", "algorithm", group_width, "operation",
+                  item_width, "impl", impl_width, "median", "spread", "p10", "ops/s", "rounds");
   if (with_speedup) out += fmt::format(" {:>9}", speedup_header);
   if (!compared.empty()) out += fmt::format(" {:>12} {:>8}", "vs baseline", "limit");
   out += '\n';
@@ -69,9 +70,8 @@ void print_table(const std::vector<Row>& results, double rate, const std::vector
     if (!last_group.empty() && r.group != last_group) out += '\n';
     last_group = r.group;
     out += fmt::format("{:<{}} {:<{}} {:<{}} {:>11} {:>6.1f}% {:>11} {:>10.0f} {:>9}", r.group, group_width, r.item,
-                       item_width, r.impl, impl_width,
-                       group_digits(r.best()), percent(r.summary().spread), group_digits(r.p10()),
-                       rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)),
+                       item_width, r.impl, impl_width, group_digits(r.best()), percent(r.summary().spread),
+                       group_digits(r.p10()), rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)),
                        fmt::format("{}x{}", r.rounds.size(), r.iterations));
     if (with_speedup) out += r.speedup > 0 ? fmt::format(" {:>8.2f}x", r.speedup) : fmt::format(" {:>9}", "");
     if (!compared.empty()) {
@@ -88,7 +88,6 @@ void print_table(const std::vector<Row>& results, double rate, const std::vector
   }
   write_stdout(out);
 }
-
 
 /// The lines above the table: method, clock, references (and their change since the baseline).
 std::string table_header(const std::vector<Row>& references, const Timing& timing, std::uint64_t granularity,

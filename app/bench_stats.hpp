@@ -35,8 +35,8 @@ namespace pqkem::cli::bench_stats {
 inline constexpr double kFloor = 0.05;
 
 struct Summary {
-  double best = 0;                ///< lowest round median, ticks
-  std::optional<double> spread;   ///< relative; absent for a baseline written before rounds existed
+  double best = 0;               ///< lowest round median, ticks
+  std::optional<double> spread;  ///< relative; absent for a baseline written before rounds existed
 };
 
 /// Summary of round medians (at least one).
@@ -50,8 +50,8 @@ inline Summary summarize(std::vector<double> rounds) {
 }
 
 struct Verdict {
-  double ratio = 0;   ///< best_now / best_base
-  double limit = 0;   ///< allowed relative slow-down
+  double ratio = 0;  ///< best_now / best_base
+  double limit = 0;  ///< allowed relative slow-down
   bool regression = false;
 };
 

@@ -78,7 +78,8 @@ void measure_rounds(const std::vector<Row*>& rows, const Timing& timing, const P
         } else {
           const double per_call = static_cast<double>(ticks() - w0) / static_cast<double>(warm);
           const double budget = kAutoSeconds / timing.rounds * timing.rate;
-          row->iterations = std::clamp(static_cast<std::size_t>(budget / std::max(per_call, 1.0)), kMinAuto, per_round_max);
+          row->iterations =
+              std::clamp(static_cast<std::size_t>(budget / std::max(per_call, 1.0)), kMinAuto, per_round_max);
         }
       }
       samples.resize(row->iterations);
@@ -88,7 +89,8 @@ void measure_rounds(const std::vector<Row*>& rows, const Timing& timing, const P
         s = ticks() - t0;
       }
       row->calls.insert(row->calls.end(), samples.begin(), samples.end());
-      std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2), samples.end());
+      std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2),
+                       samples.end());
       row->rounds.push_back(samples[samples.size() / 2]);
     }
   }

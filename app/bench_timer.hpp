@@ -42,8 +42,10 @@ std::uint64_t reference_loop() noexcept;
 /// execution units (OpenSSL's Keccak is scalar; its AES-GCM uses AES-NI and wide vectors).
 class OpenSslReference {
 public:
-  OpenSslReference() : m_md(EVP_MD_fetch(nullptr, "SHA3-256", nullptr)), m_cipher(EVP_CIPHER_fetch(nullptr, "AES-256-GCM", nullptr)),
-                       m_ctx(EVP_CIPHER_CTX_new()) {
+  OpenSslReference()
+      : m_md(EVP_MD_fetch(nullptr, "SHA3-256", nullptr)),
+        m_cipher(EVP_CIPHER_fetch(nullptr, "AES-256-GCM", nullptr)),
+        m_ctx(EVP_CIPHER_CTX_new()) {
     for (std::size_t i = 0; i < m_in.size(); ++i) m_in[i] = static_cast<unsigned char>(i * 131);
   }
   ~OpenSslReference() {
@@ -75,15 +77,15 @@ private:
 
 /// One measurement: a row of the table.
 struct Row {
-  std::string group;                   ///< "ML-KEM-768", or "ML-KEM NTT plans, forward"
-  std::string item;                    ///< "keypair", "NTT", "3211"
-  std::string impl;                    ///< "portable"
-  std::function<void()> run;           ///< one call
-  std::optional<simd::Impl> engine;    ///< selected before each round (operations)
-  std::size_t iterations = 0;          ///< calls per round (0: not chosen yet)
-  std::vector<std::uint64_t> rounds;   ///< median ticks of each round, in the order measured
-  std::vector<std::uint64_t> calls;    ///< every timed call, for the 10th percentile
-  double speedup = 0;                  ///< vs the portable row / vs plan 1111111 (0: none)
+  std::string group;                  ///< "ML-KEM-768", or "ML-KEM NTT plans, forward"
+  std::string item;                   ///< "keypair", "NTT", "3211"
+  std::string impl;                   ///< "portable"
+  std::function<void()> run;          ///< one call
+  std::optional<simd::Impl> engine;   ///< selected before each round (operations)
+  std::size_t iterations = 0;         ///< calls per round (0: not chosen yet)
+  std::vector<std::uint64_t> rounds;  ///< median ticks of each round, in the order measured
+  std::vector<std::uint64_t> calls;   ///< every timed call, for the 10th percentile
+  double speedup = 0;                 ///< vs the portable row / vs plan 1111111 (0: none)
 
   [[nodiscard]] std::string key() const { return group + " " + item; }
   [[nodiscard]] std::string name() const { return fmt::format("{} ({})", key(), impl); }
@@ -99,7 +101,7 @@ struct Row {
 };
 
 inline Row make_row(std::string group, std::string item, std::string impl, std::function<void()> run,
-             std::optional<simd::Impl> engine = std::nullopt) {
+                    std::optional<simd::Impl> engine = std::nullopt) {
   Row r;
   r.group = std::move(group);
   r.item = std::move(item);

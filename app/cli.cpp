@@ -9,8 +9,8 @@
 #include <string_view>
 #include <utility>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "mlkem/ntt.hpp"
 #include "options.hpp"
@@ -52,12 +52,13 @@ CLI::Option* add_format_option(CLI::App& cmd, Target& format, FormatUse use) {
   const auto known = [](std::string& value) -> std::string {
     return parse_format(value) ? std::string() : "must be bin, hex, pem or der, not '" + printable(value) + "'";
   };
-  return cmd.add_option_function<std::string>(
-         "--format",
-         [&format](const std::string& value) {
-           if (const auto f = parse_format(value)) format = *f;  // the check below rejects anything else
-         },
-         format_help(use))
+  return cmd
+      .add_option_function<std::string>(
+          "--format",
+          [&format](const std::string& value) {
+            if (const auto f = parse_format(value)) format = *f;  // the check below rejects anything else
+          },
+          format_help(use))
       ->option_text(use == FormatUse::keys ? "bin|hex|pem|der" : "bin|hex")
       ->check(CLI::Validator(known, ""));
 }
@@ -111,11 +112,12 @@ void CommandBuilder::engine(EngineOptions& target) {
                     "picks avx512 on AMD Zen 4 and Zen 5, else avx2 where the CPU has it, else portable; "
                     "'pqkem list' shows what this CPU can run")
       ->option_text("auto|portable|avx2|avx512");
-  add_string_option(m_target.cmd, "--ntt-plan", target.ntt_plan,
-                    fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or "
-                                "FORWARD/INVERSE such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see "
-                                "'pqkem bench --ntt-plans'. The AVX2 and AVX-512 backends' NTT has its own schedule and ignores it",
-                                mlkem::kDefaultNttPlan))
+  add_string_option(
+      m_target.cmd, "--ntt-plan", target.ntt_plan,
+      fmt::format("ML-KEM NTT merge plan of the portable path: one plan such as 3211, or "
+                  "FORWARD/INVERSE such as 11212/22111 (default: $PQKEM_NTT_PLAN, else {}); see "
+                  "'pqkem bench --ntt-plans'. The AVX2 and AVX-512 backends' NTT has its own schedule and ignores it",
+                  mlkem::kDefaultNttPlan))
       ->option_text("PLAN");
 }
 
@@ -167,7 +169,8 @@ void CommandBuilder::integer(std::string name, int& target, std::string help, co
   const int lo = range.min;
   const int hi = range.max;
   auto* opt = m_target.cmd.add_option_function<std::string>(
-      std::move(name), [&target, lo, hi](const std::string& value) { target = parse_decimal(value, lo, hi).value_or(lo); },
+      std::move(name),
+      [&target, lo, hi](const std::string& value) { target = parse_decimal(value, lo, hi).value_or(lo); },
       std::move(help));
   if (range.show_default) opt->default_str(std::to_string(target));
   opt->option_text(range.text);

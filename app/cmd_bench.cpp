@@ -99,7 +99,8 @@ std::vector<Row> kernel_rows(const std::vector<Scheme>& schemes, const std::vect
   for (Scheme s : schemes) {
     const SchemeInfo& info = scheme_info(s);
     for (bench::Kernel& k : bench::kernels(s, impls))
-      out.push_back(make_row(std::string(info.name) + " kernel", std::move(k.name), std::move(k.impl), std::move(k.run)));
+      out.push_back(
+          make_row(std::string(info.name) + " kernel", std::move(k.name), std::move(k.impl), std::move(k.run)));
   }
   return out;
 }
@@ -173,7 +174,8 @@ void check_bench_options(const BenchOptions& opts) {
   if (opts.kernels && opts.ntt_plans) throw_usage("--kernels and --ntt-plans are separate runs; give one of them");
   const auto named = simd::parse_impl(lower_ascii(opts.impl));
   if (opts.ntt_plans && named && *named != simd::Impl::portable)
-    throw_usage("--ntt-plans measures the portable NTT's merge plans only; the AVX2 NTT has one schedule (see --kernels)");
+    throw_usage(
+        "--ntt-plans measures the portable NTT's merge plans only; the AVX2 NTT has one schedule (see --kernels)");
 }
 
 /// The reference workloads: they run in every round, with the rows, but are no rows of the output.
@@ -233,8 +235,10 @@ void run_bench(const BenchOptions& opts) {
   OpenSslReference openssl;
   std::vector<Row> references = reference_rows(openssl);
   measure_all(results, references, timing, baseline, granularity);
-  if (opts.ntt_plans) results = order_ntt_plans(std::move(results));
-  else add_speedups(results);
+  if (opts.ntt_plans)
+    results = order_ntt_plans(std::move(results));
+  else
+    add_speedups(results);
   std::vector<Comparison> compared;
   if (baseline) compared = compare_all(*baseline, results, granularity, references);
 

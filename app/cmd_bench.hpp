@@ -12,15 +12,15 @@ namespace pqkem::cli {
 struct BenchOptions {
   std::vector<std::string> algorithms;  ///< empty: all
   std::string impl = "auto";
-  int iterations = 0;                   ///< calls per round; 0: as many as fit in the time budget
-  int rounds = 5;                       ///< interleaved rounds per measurement
+  int iterations = 0;  ///< calls per round; 0: as many as fit in the time budget
+  int rounds = 5;      ///< interleaved rounds per measurement
   bool json = false;
   bool kernels = false;
   bool ntt_plans = false;
   OptString baseline;
   bool fail_on_regression = false;
-  OptString ntt_plan;                   ///< --ntt-plan for the operations and kernels
-  OptString rng;                        ///< --rng for keypair and encaps; absent: PQKEM_RNG or system
+  OptString ntt_plan;  ///< --ntt-plan for the operations and kernels
+  OptString rng;       ///< --rng for keypair and encaps; absent: PQKEM_RNG or system
 };
 
 /// Declares bench's options, help and examples.

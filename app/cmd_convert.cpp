@@ -31,10 +31,10 @@ void run_convert(const ConvertOptions& opts) {
       if (n == info.ct_bytes) ct_of.push_back(info.scheme);
     }
     if (!pk && !sk) {
-      const std::string what =
-          ct_of.empty() ? std::string()
-                        : fmt::format("; that is the ciphertext size of {}, and convert re-encodes keys",
-                                      scheme_names(ct_of, "or"));
+      const std::string what = ct_of.empty()
+                                   ? std::string()
+                                   : fmt::format("; that is the ciphertext size of {}, and convert re-encodes keys",
+                                                 scheme_names(ct_of, "or"));
       throw_failure(fmt::format("input has {} bytes ({}): not the size of any public key, secret key or seed{}{}", n,
                                 how_read(in.from_hex),
                                 algorithm ? fmt::format(" of {}", scheme_info(*algorithm).name) : std::string(), what),

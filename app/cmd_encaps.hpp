@@ -19,7 +19,7 @@ struct EncapsOptions {
   OptString coins;
   bool force = false;
   bool json = false;
-  OptString rng;        ///< --rng system|openssl; absent: PQKEM_RNG or system
+  OptString rng;  ///< --rng system|openssl; absent: PQKEM_RNG or system
   EngineOptions engine;
 };
 

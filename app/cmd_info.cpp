@@ -98,7 +98,8 @@ void add_algorithm(Report& r, Scheme s) {
     if (h.scheme != s) continue;
     JsonValue parts = JsonValue::array();
     for (const char* c : kHybridComponents) parts.push(JsonValue::string(c));
-    r.fields.push_back({"components", "components", "ML-KEM-768, X25519 (ML-KEM part first in keys and ciphertexts)", std::move(parts)});
+    r.fields.push_back({"components", "components", "ML-KEM-768, X25519 (ML-KEM part first in keys and ciphertexts)",
+                        std::move(parts)});
     r.add_string("shared secret", "shared_secret", h.shared_secret);
   }
 }
@@ -153,8 +154,8 @@ public:
     for (const auto s : seeds) names.push(JsonValue::string(scheme_info(s).name));
     m_r.fields.push_back({"seed of", "seed_of", scheme_names(seeds, "or"), std::move(names)});
     // 32 and 64 bytes are also shared secret sizes: the bytes alone cannot tell.
-    const bool ss_size = std::any_of(all_schemes().begin(), all_schemes().end(),
-                                     [&](const SchemeInfo& i) { return i.ss_bytes == n; });
+    const bool ss_size =
+        std::any_of(all_schemes().begin(), all_schemes().end(), [&](const SchemeInfo& i) { return i.ss_bytes == n; });
     if (ss_size) m_r.add_string("also the size of", "also_size_of", "a shared secret");
   }
 
@@ -174,7 +175,8 @@ public:
     add_algorithm(m_r, s);
     common(kind, src, s);
     m_r.add_number("public key bytes", "public_key_bytes", bytes.size());
-    add_fingerprint(m_r, bytes, kind == Kind::public_key ? "public key SHA-256" : "public key SHA-256 (if a public key)");
+    add_fingerprint(m_r, bytes,
+                    kind == Kind::public_key ? "public key SHA-256" : "public key SHA-256 (if a public key)");
   }
 
   void ciphertext(Scheme s, std::size_t n, const KeyInput& src) {

@@ -20,7 +20,8 @@ void require_nist_kat(Scheme s) {
           ? "its reference vectors are the test vectors of draft-connolly-cfrg-xwing-kem (seed, eseed, pk, ct, ss), "
             "which 'pqkem keygen -a X-Wing --coins SEED' and 'pqkem encaps -a X-Wing --coins ESEED' reproduce"
           : "check it through its components' vectors (ML-KEM-768: NIST ACVP; X25519: RFC 7748) with 'pqkem keygen "
-            "-a " + name + " --coins' and 'pqkem encaps -a " + name + " --coins'";
+            "-a " +
+                name + " --coins' and 'pqkem encaps -a " + name + " --coins'";
   throw_usage(name + " has no NIST known-answer-test procedure (" + std::string(info.standard) +
               " is not a NIST PQC submission, which PQCgenKAT_kem is for); " + instead);
 }

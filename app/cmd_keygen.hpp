@@ -18,8 +18,8 @@ struct KeygenOptions {
   std::string sk_form;  ///< --sk-form seed|expanded|both; empty: the format's default
   OptString coins;      ///< absent: random
   bool force = false;
-  bool json = false;    ///< --json: describe the outputs on stdout
-  OptString rng;        ///< --rng system|openssl; absent: PQKEM_RNG or system
+  bool json = false;  ///< --json: describe the outputs on stdout
+  OptString rng;      ///< --rng system|openssl; absent: PQKEM_RNG or system
   EngineOptions engine;
 };
 

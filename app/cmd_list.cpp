@@ -26,7 +26,7 @@ std::size_t secret_key_file_bytes(const SchemeInfo& info) {
 }
 
 std::string list_text() {
-  std::size_t name_width = 9;  // "algorithm"
+  std::size_t name_width = 9;      // "algorithm"
   std::size_t standard_width = 8;  // "standard"
   for (const auto& info : all_schemes()) {
     name_width = std::max(name_width, info.name.size());
@@ -36,8 +36,7 @@ std::string list_text() {
                                 "standard", standard_width, "pk", "sk", "ct", "ss", "seed", "coins keygen/encaps");
   for (const auto& info : all_schemes()) {
     out += fmt::format("{:<{}}  {:<{}} {:>6} {:>6} {:>6} {:>4} {:>5}  {}/{}\n", info.name, name_width, info.standard,
-                       standard_width,
-                       info.pk_bytes, secret_key_file_bytes(info), info.ct_bytes, info.ss_bytes,
+                       standard_width, info.pk_bytes, secret_key_file_bytes(info), info.ct_bytes, info.ss_bytes,
                        info.seed_bytes == 0 ? std::string("-") : std::to_string(info.seed_bytes),
                        info.keygen_coin_bytes(), info.encaps_coin_bytes());
   }
@@ -59,11 +58,12 @@ std::string list_text() {
   const auto& f = simd::cpu_features();
   out += fmt::format("random bytes: {}\n", random_source_text());
   out += fmt::format("implementations usable on this CPU: {}\n", impls);
-  out += fmt::format("CPU: {} (AVX2 {}, BMI1 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {}, VL {}, BW {}, DQ {}, "
-                     "VBMI {}, VBMI2 {})\n",
-                     simd::cpu_brand(), yes_no(f.avx2), yes_no(f.bmi1), yes_no(f.bmi2), yes_no(f.popcnt),
-                     yes_no(f.pclmul), yes_no(f.avx512f), yes_no(f.avx512vl), yes_no(f.avx512bw), yes_no(f.avx512dq),
-                     yes_no(f.avx512vbmi), yes_no(f.avx512vbmi2));
+  out += fmt::format(
+      "CPU: {} (AVX2 {}, BMI1 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {}, VL {}, BW {}, DQ {}, "
+      "VBMI {}, VBMI2 {})\n",
+      simd::cpu_brand(), yes_no(f.avx2), yes_no(f.bmi1), yes_no(f.bmi2), yes_no(f.popcnt), yes_no(f.pclmul),
+      yes_no(f.avx512f), yes_no(f.avx512vl), yes_no(f.avx512bw), yes_no(f.avx512dq), yes_no(f.avx512vbmi),
+      yes_no(f.avx512vbmi2));
   if (!simd::impl_usable(simd::Impl::avx512))
     out += fmt::format("avx512: not usable: {}\n", simd::impl_unusable_reason(simd::Impl::avx512));
   return out;

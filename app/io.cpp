@@ -67,9 +67,7 @@ struct TextShape {
   std::size_t other_printable = 0;
 
   [[nodiscard]] bool is_hex(std::size_t size) const noexcept { return hex_digits > 0 && hex_digits + spaces == size; }
-  [[nodiscard]] bool is_text(std::size_t size) const noexcept {
-    return hex_digits + spaces + other_printable == size;
-  }
+  [[nodiscard]] bool is_text(std::size_t size) const noexcept { return hex_digits + spaces + other_printable == size; }
 };
 
 // text_shape counts eight bytes at a time (SWAR): for 64-bit words of eight 7-bit bytes, the
@@ -204,14 +202,10 @@ std::optional<SecretBytes> parse_hex(std::string_view text) {
 
 const char* format_name(Format format) noexcept {
   switch (format) {
-    case Format::bin:
-      return "bin";
-    case Format::hex:
-      return "hex";
-    case Format::pem:
-      return "pem";
-    case Format::der:
-      return "der";
+    case Format::bin: return "bin";
+    case Format::hex: return "hex";
+    case Format::pem: return "pem";
+    case Format::der: return "der";
   }
   return "?";
 }

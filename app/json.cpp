@@ -23,18 +23,10 @@ std::string json_string(std::string_view s) {
       continue;
     }
     switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
       default:
         if (b < 0x20) {
           out += fmt::format("\\u{:04x}", static_cast<unsigned>(b));
@@ -62,14 +54,16 @@ void JsonValue::write(std::string& out, int depth) const {
     out += m_text;
     return;
   }
-  const bool of_objects = std::any_of(m_items.begin(), m_items.end(),
-                                      [](const auto& item) { return item.second.m_kind == Kind::object; });
+  const bool of_objects =
+      std::any_of(m_items.begin(), m_items.end(), [](const auto& item) { return item.second.m_kind == Kind::object; });
   const bool one_per_line = depth == 0 || (m_kind == Kind::array && of_objects);
   out += m_kind == Kind::object ? '{' : '[';
   for (std::size_t i = 0; i < m_items.size(); ++i) {
     if (i > 0) out += ',';
-    if (one_per_line) out.append("\n").append(2 * static_cast<std::size_t>(depth + 1), ' ');
-    else if (i > 0) out += ' ';
+    if (one_per_line)
+      out.append("\n").append(2 * static_cast<std::size_t>(depth + 1), ' ');
+    else if (i > 0)
+      out += ' ';
     if (m_kind == Kind::object) out += json_string(m_items[i].first) + ": ";
     m_items[i].second.write(out, depth + 1);
   }

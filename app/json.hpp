@@ -46,7 +46,7 @@ private:
   void write(std::string& out, int depth) const;
 
   Kind m_kind = Kind::scalar;
-  std::string m_text = "null";  ///< a scalar's JSON text
+  std::string m_text = "null";                             ///< a scalar's JSON text
   std::vector<std::pair<std::string, JsonValue>> m_items;  ///< members (arrays: empty keys)
 };
 

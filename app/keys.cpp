@@ -22,24 +22,18 @@ enum class Part { public_key, secret_key, ciphertext };
 
 const char* part_name(Part p) noexcept {
   switch (p) {
-    case Part::public_key:
-      return "public key";
-    case Part::secret_key:
-      return "secret key";
-    case Part::ciphertext:
-      return "ciphertext";
+    case Part::public_key: return "public key";
+    case Part::secret_key: return "secret key";
+    case Part::ciphertext: return "ciphertext";
   }
   return "input";
 }
 
 std::size_t size_of(const SchemeInfo& info, Part p) noexcept {
   switch (p) {
-    case Part::public_key:
-      return info.pk_bytes;
-    case Part::secret_key:
-      return info.sk_bytes;
-    case Part::ciphertext:
-      return info.ct_bytes;
+    case Part::public_key: return info.pk_bytes;
+    case Part::secret_key: return info.sk_bytes;
+    case Part::ciphertext: return info.ct_bytes;
   }
   return 0;
 }
@@ -82,9 +76,9 @@ std::string list_sizes(Part p) {
                                  const std::string& file) {
   std::vector<std::string> options;
   for (const auto s : schemes) options.push_back(fmt::format("-a {}", scheme_info(s).name));
-  throw_usage(fmt::format("{} has {} bytes ({}): {} {}s {} have that size, so it does not tell which; give {}", what,
-                          n, how_read(from_hex), scheme_names(schemes, "and"), what,
-                          schemes.size() == 2 ? "both" : "all", join_words(options, "or")),
+  throw_usage(fmt::format("{} has {} bytes ({}): {} {}s {} have that size, so it does not tell which; give {}", what, n,
+                          how_read(from_hex), scheme_names(schemes, "and"), what, schemes.size() == 2 ? "both" : "all",
+                          join_words(options, "or")),
               file);
 }
 
@@ -110,8 +104,8 @@ std::string list_sizes(Part p) {
                               info.name, size_of(info, p), extra, not_der),
                   file);
   }
-  throw_failure(fmt::format("{} has {} bytes ({}); no algorithm has a {} of that size (expected {}{}){}",
-                            part_name(p), n, how_read(d.from_hex), part_name(p), list_sizes(p), extra, not_der),
+  throw_failure(fmt::format("{} has {} bytes ({}); no algorithm has a {} of that size (expected {}{}){}", part_name(p),
+                            n, how_read(d.from_hex), part_name(p), list_sizes(p), extra, not_der),
                 file);
 }
 
@@ -202,7 +196,8 @@ PublicKeyInput public_key_from_input(KeyInput in, std::optional<Scheme> algorith
   const std::string& file = in.file;
   if (in.der) {
     if (container_is_private(in).value_or(false))
-      wrong_container("a private key (PKCS#8)", "a public key", "; 'pqkem pubkey' derives the public key from it", file);
+      wrong_container("a private key (PKCS#8)", "a public key", "; 'pqkem pubkey' derives the public key from it",
+                      file);
     auto pub = with_file_context("not a valid public key file", file, [&] { return keyfile::decode_spki(in.bytes); });
     check_algorithm(pub.scheme, algorithm, "public key", file);
     return {pub.scheme, std::move(pub.pk), in.format, true};
@@ -263,8 +258,8 @@ SecretKeyInput seed_secret_key(std::optional<Scheme> algorithm, const Decoded& d
     if (seed_size(info.scheme) == n) seeded.push_back(info.scheme);
   // A shared secret has the size of some seeds (32: X-Wing; 64: ML-KEM), and nothing in its
   // bytes tells the two apart: say so, rather than suggest -a, which would make it a "key".
-  const bool secret_sized = std::any_of(all_schemes().begin(), all_schemes().end(),
-                                        [&](const SchemeInfo& i) { return i.ss_bytes == n; });
+  const bool secret_sized =
+      std::any_of(all_schemes().begin(), all_schemes().end(), [&](const SchemeInfo& i) { return i.ss_bytes == n; });
   if (secret_sized)
     throw_usage(fmt::format("secret key has {} bytes: a seed of {}, which does not reveal its parameter set (give "
                             "-a ALG), or a shared secret, which is not a key; pqkem cannot tell them apart",
@@ -390,9 +385,10 @@ keyfile::PrivateKeyForm resolve_sk_form(const std::string& given, Format format,
   if (secret_key_is_seed(s)) {
     // The hybrids: the seed is the standard secret key, in every format.
     if (form != Form::seed)
-      throw_usage(fmt::format("--sk-form {}: {} secret keys are written only as their {}-byte seed, the standard "
-                              "form; pqkem's expanded {} key exists in memory only ({})",
-                              given, info.name, info.seed_bytes, info.name, kExpandedHybridKeyRule));
+      throw_usage(
+          fmt::format("--sk-form {}: {} secret keys are written only as their {}-byte seed, the standard "
+                      "form; pqkem's expanded {} key exists in memory only ({})",
+                      given, info.name, info.seed_bytes, info.name, kExpandedHybridKeyRule));
     return Form::seed;
   }
   if (given.empty()) return structured && seed_known ? Form::seed : Form::expanded;
@@ -411,12 +407,9 @@ keyfile::PrivateKeyForm resolve_sk_form(const std::string& given, Format format,
 SecretBytes encode_public_key(Scheme s, ByteView pk, Format format) {
   switch (format) {
     case Format::bin:
-    case Format::hex:
-      return encode_output(pk, format);
-    case Format::der:
-      return SecretBytes(keyfile::encode_spki(s, pk));
-    case Format::pem:
-      return keyfile::pem_encode(keyfile::kPemPublicKey, keyfile::encode_spki(s, pk));
+    case Format::hex: return encode_output(pk, format);
+    case Format::der: return SecretBytes(keyfile::encode_spki(s, pk));
+    case Format::pem: return keyfile::pem_encode(keyfile::kPemPublicKey, keyfile::encode_spki(s, pk));
   }
   return {};
 }
@@ -426,10 +419,8 @@ SecretBytes encode_secret_key(const keyfile::PrivateKey& key, Format format, key
     case Format::bin:
     case Format::hex:
       return encode_output(form == keyfile::PrivateKeyForm::seed ? key.seed.view() : key.dk.view(), format);
-    case Format::der:
-      return keyfile::encode_pkcs8(key, form);
-    case Format::pem:
-      return keyfile::pem_encode(keyfile::kPemPrivateKey, keyfile::encode_pkcs8(key, form));
+    case Format::der: return keyfile::encode_pkcs8(key, form);
+    case Format::pem: return keyfile::pem_encode(keyfile::kPemPrivateKey, keyfile::encode_pkcs8(key, form));
   }
   return {};
 }

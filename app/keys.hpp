@@ -16,13 +16,13 @@ namespace pqkem::cli {
 
 /// A key file's bytes after format detection (PEM, DER, hex or raw; see load_key_input).
 struct KeyInput {
-  SecretBytes bytes;      ///< DER (pem / der, or DER given as hex) or the raw key bytes
+  SecretBytes bytes;            ///< DER (pem / der, or DER given as hex) or the raw key bytes
   Format format = Format::bin;  ///< how the file is encoded: bin, hex, pem or der
-  bool der = false;       ///< `bytes` is a DER structure (SubjectPublicKeyInfo or PKCS#8)
-  bool from_hex = false;  ///< the file was hex
-  std::string pem_label;  ///< for pem
-  std::string file;       ///< name for messages
-  std::size_t file_bytes = 0;  ///< size of the file as read
+  bool der = false;             ///< `bytes` is a DER structure (SubjectPublicKeyInfo or PKCS#8)
+  bool from_hex = false;        ///< the file was hex
+  std::string pem_label;        ///< for pem
+  std::string file;             ///< name for messages
+  std::size_t file_bytes = 0;   ///< size of the file as read
   /// With `der`: which structure the DER is, or was meant to be when damaged (PEM: unset; the
   /// label says).
   std::optional<keyfile::DerKind> der_kind;

@@ -75,12 +75,22 @@ std::string version_text() {
   check_engine_environment();
   std::string impls;
   for (const auto name : simd::usable_implementations()) impls += (impls.empty() ? "" : ", ") + std::string(name);
-  return "pqkem " PQKEM_APP_VERSION "\n"
-         "library: pqkem " + std::string(pqkem::version()) + " (" + algorithm_names() + ")\n"
-         "compiler: " + compiler_name() + ", C++ " + std::to_string(__cplusplus) + "\n"
-         "OpenSSL: " + OpenSSL_version(OPENSSL_VERSION) + "\n"
-         "random bytes: " + random_source_text() + "\n"
-         "implementations usable on this CPU: " + impls;
+  return "pqkem " PQKEM_APP_VERSION
+         "\n"
+         "library: pqkem " +
+         std::string(pqkem::version()) + " (" + algorithm_names() +
+         ")\n"
+         "compiler: " +
+         compiler_name() + ", C++ " + std::to_string(__cplusplus) +
+         "\n"
+         "OpenSSL: " +
+         OpenSSL_version(OPENSSL_VERSION) +
+         "\n"
+         "random bytes: " +
+         random_source_text() +
+         "\n"
+         "implementations usable on this CPU: " +
+         impls;
 }
 
 // Each command declares its options (declare_*) and runs (run_*) in its own cmd_*.cpp.
@@ -104,21 +114,23 @@ constexpr Command kBench = make_command<&AllOptions::bench, declare_bench, run_b
     "bench", "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks");
 
 // The commands, in the order `pqkem --help` lists them.
-constexpr const Command* kCommands[] = {&kKeygen, &kEncaps, &kDecaps, &kPubkey, &kInfo,
-                                        &kConvert, &kList, &kKat, &kBench};
+constexpr const Command* kCommands[] = {&kKeygen,  &kEncaps, &kDecaps, &kPubkey, &kInfo,
+                                        &kConvert, &kList,   &kKat,    &kBench};
 
 constexpr Program kProgram{
-    .description = "pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST round 3; the hybrids "
-                   "X-Wing and X25519MLKEM768, ML-KEM-768 with X25519) for files and shell scripts",
-    .footer = "Exit codes: 0 success, 1 failure (unreadable or malformed input, invalid key, I/O error),\n"
-              "2 usage error. Run 'pqkem <command> --help' for a command's options.\n\n"
-              "Examples:\n"
-              "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
-              "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
-              "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
-              "  cmp sender.ss receiver.ss\n"
-              "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem   # RFC 9935, OpenSSL 3.5\n"
-              "  pqkem info alice.pem\n",
+    .description =
+        "pqkem: post-quantum key encapsulation (ML-KEM, FIPS 203; NTRU, NIST round 3; the hybrids "
+        "X-Wing and X25519MLKEM768, ML-KEM-768 with X25519) for files and shell scripts",
+    .footer =
+        "Exit codes: 0 success, 1 failure (unreadable or malformed input, invalid key, I/O error),\n"
+        "2 usage error. Run 'pqkem <command> --help' for a command's options.\n\n"
+        "Examples:\n"
+        "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
+        "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
+        "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
+        "  cmp sender.ss receiver.ss\n"
+        "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem   # RFC 9935, OpenSSL 3.5\n"
+        "  pqkem info alice.pem\n",
     .version_help = "Print the version, compiler, OpenSSL, random source and usable implementations, and exit",
     .version = version_text,
     .commands = kCommands,

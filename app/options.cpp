@@ -18,9 +18,10 @@ namespace pqkem::cli {
 
 void require_data_format(Format format) {
   if (format == Format::pem || format == Format::der)
-    throw_usage(fmt::format("--format {} is for key files (keygen, pubkey, convert); ciphertexts and shared "
-                            "secrets are written as bin or hex",
-                            format_name(format)));
+    throw_usage(
+        fmt::format("--format {} is for key files (keygen, pubkey, convert); ciphertexts and shared "
+                    "secrets are written as bin or hex",
+                    format_name(format)));
 }
 
 namespace {
@@ -54,8 +55,8 @@ EngineChoice parse_engine(const EngineOptions& engine) {
     if (!simd::is_auto_impl(*impl)) {
       choice.impl = simd::parse_impl(*impl);
       if (!choice.impl)
-        throw_usage(fmt::format("{} must be auto, portable, avx2 or avx512, not '{}'", choice.impl_source,
-                                printable(*impl)));
+        throw_usage(
+            fmt::format("{} must be auto, portable, avx2 or avx512, not '{}'", choice.impl_source, printable(*impl)));
     }
   }
   const char* plan_source = "";

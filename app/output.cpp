@@ -37,10 +37,10 @@ namespace {
 #ifdef PQKEM_TEST_HOOKS
 int hook_signal(std::string_view action) noexcept {
   static constexpr std::pair<std::string_view, int> kActions[] = {
-      {"stop", SIGSTOP},     {"kill", SIGKILL},   {"term", SIGTERM}, {"int", SIGINT},   {"hup", SIGHUP},
-      {"quit", SIGQUIT},     {"usr1", SIGUSR1},   {"usr2", SIGUSR2}, {"alrm", SIGALRM}, {"vtalrm", SIGVTALRM},
-      {"prof", SIGPROF},     {"xcpu", SIGXCPU},   {"xfsz", SIGXFSZ}, {"pipe", SIGPIPE}, {"poll", SIGPOLL},
-      {"pwr", SIGPWR},       {"stkflt", SIGSTKFLT}};
+      {"stop", SIGSTOP}, {"kill", SIGKILL},    {"term", SIGTERM}, {"int", SIGINT},   {"hup", SIGHUP},
+      {"quit", SIGQUIT}, {"usr1", SIGUSR1},    {"usr2", SIGUSR2}, {"alrm", SIGALRM}, {"vtalrm", SIGVTALRM},
+      {"prof", SIGPROF}, {"xcpu", SIGXCPU},    {"xfsz", SIGXFSZ}, {"pipe", SIGPIPE}, {"poll", SIGPOLL},
+      {"pwr", SIGPWR},   {"stkflt", SIGSTKFLT}};
   for (const auto& [name, sig] : kActions)
     if (action == name) return sig;
   if (action == "rtmin") return SIGRTMIN;
@@ -256,8 +256,8 @@ constexpr const char* kForeignSymlink =
 /// (SEGV, BUS, FPE, ILL, TRAP, SYS, ABRT), which a bug raises and the sanitizers catch.
 template <class F>
 void for_each_external_signal(F&& f) {
-  static constexpr int kNamed[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
-                                   SIGPROF, SIGXCPU,   SIGXFSZ, SIGPIPE, SIGPOLL, SIGPWR,  SIGSTKFLT};
+  static constexpr int kNamed[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,  SIGVTALRM,
+                                   SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE, SIGPOLL, SIGPWR,  SIGSTKFLT};
   for (const int sig : kNamed) f(sig);
   for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) f(sig);
 }
@@ -355,7 +355,8 @@ public:
   explicit CommitDirectories(const std::vector<std::string>& dirs) {
     for (std::size_t i = 0; i < dirs.size(); ++i) {
       const auto& dir = dirs[i];
-      if (std::find(dirs.begin(), dirs.begin() + static_cast<std::ptrdiff_t>(i), dir) != dirs.begin() + static_cast<std::ptrdiff_t>(i))
+      if (std::find(dirs.begin(), dirs.begin() + static_cast<std::ptrdiff_t>(i), dir) !=
+          dirs.begin() + static_cast<std::ptrdiff_t>(i))
         continue;  // the same name again: one open is enough (other names of it: by inode below)
       Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
       struct stat st {};
@@ -403,8 +404,7 @@ std::string proc_fd_path(int fd) { return fmt::format("/proc/self/fd/{}", fd); }
 /// Hard-links `from` (with `flags`, as linkat takes them) to a fresh hidden name beside `target`
 /// and returns that name. mkstemp picks a name nothing uses, which is freed again for the link;
 /// if another process takes it meanwhile, another name is tried. nullopt and errno on failure.
-std::optional<std::string> link_beside(const std::string& from, int flags, const std::string& target,
-                                       const char* tag) {
+std::optional<std::string> link_beside(const std::string& from, int flags, const std::string& target, const char* tag) {
   for (int attempt = 0; attempt < 10; ++attempt) {
     std::string name = temp_template(target, tag);
     const int fd = ::mkstemp(name.data());
@@ -604,7 +604,7 @@ private:
     std::string temp;     ///< the new content's name before it is renamed over `target`
     dev_t dev = 0;        ///< identity of the new content's inode
     ino_t ino = 0;
-    std::string backup;   ///< hard link to the replaced file (--force), restored on failure
+    std::string backup;     ///< hard link to the replaced file (--force), restored on failure
     bool replaced = false;  ///< the commit replaced an existing file (--force)
     bool committed = false;
   };
@@ -667,8 +667,7 @@ void OutputTransaction::create_content(Staged& s) {
   if (s.fd.get() >= 0) return;
   std::string tmpl = temp_template(s.target, "pqkem");
   if (!m_signal_guard.add(tmpl, [&] { return (s.fd = Fd(::mkstemp(tmpl.data()))).get() >= 0; }))
-    fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)),
-         s.out->target.path);
+    fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)), s.out->target.path);
   s.temp = tmpl;
 }
 
@@ -743,8 +742,7 @@ void OutputTransaction::commit_replacing(Staged& s) {
   if (s.temp.empty()) {
     const auto name = link_beside(proc_fd_path(s.fd.get()), AT_SYMLINK_FOLLOW, s.target, "pqkem");
     if (!name)
-      fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)),
-           s.out->target.path);
+      fail(fmt::format("cannot create a temporary file beside the output: {}", errno_text(errno)), s.out->target.path);
     s.temp = *name;
     m_signal_guard.add_held(s.temp);
     test_hook("linked");

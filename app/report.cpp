@@ -1,7 +1,7 @@
 // The --json report of keygen, encaps and decaps: what was written, with fingerprints, never
 // secret material; queued with the outputs so that it is all-or-nothing with them.
-#include "keyfile/keyfile.hpp"
 #include "report.hpp"
+#include "keyfile/keyfile.hpp"
 #include "util/hex.hpp"
 
 namespace pqkem::cli {

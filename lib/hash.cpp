@@ -49,11 +49,11 @@ void store_be32(std::uint8_t* p, std::uint32_t v) noexcept {
 
 /// Everything SHA-256 keeps between blocks, and the message schedule, in one place to wipe.
 struct Sha256State {
-  std::uint32_t h[8];        // H^(i), the hash value so far
-  std::uint32_t w[64];       // the message schedule of the current block
-  std::uint8_t block[64];    // the block being filled
-  std::size_t pos = 0;       // bytes in `block`
-  std::uint64_t bytes = 0;   // message length so far (FIPS 180-4 caps it below 2^64 bits)
+  std::uint32_t h[8];       // H^(i), the hash value so far
+  std::uint32_t w[64];      // the message schedule of the current block
+  std::uint8_t block[64];   // the block being filled
+  std::size_t pos = 0;      // bytes in `block`
+  std::uint64_t bytes = 0;  // message length so far (FIPS 180-4 caps it below 2^64 bits)
 };
 
 /// FIPS 180-4, section 6.2.2: one 64-byte block into s.h. The rounds use only additions,
@@ -165,7 +165,8 @@ void Sponge::squeeze(std::span<std::uint8_t> out) noexcept {
     }
     std::size_t n = len < m_rate - m_pos ? len : m_rate - m_pos;
     len -= n;
-    for (; n > 0 && m_pos % 8 != 0; --n, ++p, ++m_pos) *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
+    for (; n > 0 && m_pos % 8 != 0; --n, ++p, ++m_pos)
+      *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
     for (; n >= 8; n -= 8, p += 8, m_pos += 8) store_le64(p, m_state[m_pos / 8]);
     for (; n > 0; --n, ++p, ++m_pos) *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
   }

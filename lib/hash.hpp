@@ -18,8 +18,8 @@
 #include <initializer_list>
 #include <span>
 
-#include "secret.hpp"
 #include "keccak_job.hpp"
+#include "secret.hpp"
 
 namespace pqkem::hash {
 

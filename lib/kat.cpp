@@ -25,8 +25,8 @@ void aes256_block(const std::uint8_t key[32], const std::uint8_t in[16], std::ui
   std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
   int len = 0;
   if (!ctx || EVP_EncryptInit_ex2(ctx.get(), cipher, key, nullptr, nullptr) != 1 ||
-      EVP_CIPHER_CTX_set_padding(ctx.get(), 0) != 1 ||
-      EVP_EncryptUpdate(ctx.get(), out, &len, in, 16) != 1 || len != 16)
+      EVP_CIPHER_CTX_set_padding(ctx.get(), 0) != 1 || EVP_EncryptUpdate(ctx.get(), out, &len, in, 16) != 1 ||
+      len != 16)
     throw Error(Errc::openssl_failure, "AES-256-ECB encryption failed");
 }
 
@@ -118,7 +118,7 @@ void kat_rsp(Scheme s, int count, const std::function<void(std::string_view)>& s
     master.generate(seed);
     // Each record re-seeds the DRBG with its seed; the operations' randombytes calls read it.
     KatDrbg drbg(seed);
-    auto draw = [&drbg](const std::size_t (&draws)[2], std::size_t total) {
+    auto draw = [&drbg](const std::size_t(&draws)[2], std::size_t total) {
       SecretBytes coins(total);
       std::size_t off = 0;
       for (std::size_t n : draws) {

@@ -22,11 +22,10 @@ namespace pqkem::keccak {
 
 // FIPS 202, section 3.2.5: the round constants of iota.
 alignas(32) inline constexpr std::uint64_t kRc[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
-    0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008AULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
-    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL, 0x000000000000808BULL,
+    0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008AULL, 0x0000000000000088ULL,
+    0x0000000080008009ULL, 0x000000008000000AULL, 0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL,
+    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
     0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
 
 namespace {  // a distinct type in every translation unit (see above)
@@ -37,8 +36,10 @@ struct U64Lane {
   static V andn(V a, V b) { return ~a & b; }
   template <int N>
   static V rol(V a) {
-    if constexpr (N == 0) return a;
-    else return (a << N) | (a >> (64 - N));
+    if constexpr (N == 0)
+      return a;
+    else
+      return (a << N) | (a >> (64 - N));
   }
   static V rc(int i) { return kRc[i]; }
 };
@@ -74,8 +75,10 @@ concept TernaryLane = requires(typename L::V v) {
 
 template <class L>
 inline __attribute__((always_inline)) typename L::V chi(typename L::V a, typename L::V b, typename L::V c) {
-  if constexpr (TernaryLane<L>) return L::chi(a, b, c);
-  else return L::bxor(a, L::andn(b, c));
+  if constexpr (TernaryLane<L>)
+    return L::chi(a, b, c);
+  else
+    return L::bxor(a, L::andn(b, c));
 }
 
 template <class L>
@@ -98,10 +101,12 @@ inline __attribute__((always_inline)) void round(const typename L::V* a, typenam
                   L::bxor(a[(3 * (Row + 15 - 3 * X)) % 5 + 5 * X], d[(3 * (Row + 15 - 3 * X)) % 5]))),
              ...);
             ((e[X + 5 * Row] = chi<L>(b[X], b[(X + 1) % 5], b[(X + 2) % 5])), ...);
-          }(std::make_integer_sequence<int, 5>{});
+          }
+          (std::make_integer_sequence<int, 5>{});
         }(std::integral_constant<int, Y>{}),
         ...);
-  }(std::make_integer_sequence<int, 5>{});
+  }
+  (std::make_integer_sequence<int, 5>{});
   e[0] = L::bxor(e[0], L::rc(i));
 }
 

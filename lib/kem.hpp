@@ -28,8 +28,8 @@ using Out = std::span<std::uint8_t, N>;
 /// check_pk, check_sk, pk_from_sk.
 template <class K>
 concept KemInstance = requires(In<K::keygen_coin_bytes> kc, In<K::encaps_coin_bytes> ec, In<K::pk_bytes> pk,
-                               Out<K::pk_bytes> pk_out, In<K::sk_bytes> sk, Out<K::sk_bytes> sk_out,
-                               In<K::ct_bytes> ct, Out<K::ct_bytes> ct_out, Out<K::ss_bytes> ss) {
+                               Out<K::pk_bytes> pk_out, In<K::sk_bytes> sk, Out<K::sk_bytes> sk_out, In<K::ct_bytes> ct,
+                               Out<K::ct_bytes> ct_out, Out<K::ss_bytes> ss) {
   { K::secret_prefix_bytes } -> std::convertible_to<std::size_t>;
   { K::secret_suffix_bytes } -> std::convertible_to<std::size_t>;
   { K::decaps_checks_sk } -> std::convertible_to<bool>;

@@ -4,8 +4,8 @@
 #include <memory>
 #include <random>
 
-#include "hash.hpp"
 #include "backends/backends.hpp"
+#include "hash.hpp"
 #include "mlkem/encoding.hpp"
 #include "mlkem/ntt.hpp"
 #include "mlkem/params.hpp"
@@ -18,11 +18,11 @@ namespace {
 struct MlKemState {
   mlkem::Poly poly;
   mlkem::NttPoly a, b, acc;
-  std::vector<mlkem::NttPoly> va, vb;    // k polynomials each, for the inner product
+  std::vector<mlkem::NttPoly> va, vb;  // k polynomials each, for the inner product
   std::array<std::uint8_t, 32> rho{};
   std::array<std::uint8_t, 192> cbd_bytes{};
   std::array<std::uint8_t, 384> packed{};
-  std::vector<std::uint8_t> ek;          // ek_bytes of the parameter set, hashed by H
+  std::vector<std::uint8_t> ek;  // ek_bytes of the parameter set, hashed by H
 };
 
 /// What the kernel list of one ML-KEM parameter set depends on.
@@ -172,7 +172,8 @@ void add_mlkem_encoding_kernels(std::vector<Kernel>& k, const std::shared_ptr<Ml
                    keep(st->packed);
                  }});
     k.push_back({"ByteDecode+Decompress d=10", impl, [st] {
-                   mlkem::Poly r = B::template decode_decompress<10>(std::span<const std::uint8_t, 320>(st->packed.data(), 320));
+                   mlkem::Poly r =
+                       B::template decode_decompress<10>(std::span<const std::uint8_t, 320>(st->packed.data(), 320));
                    keep(r);
                  }});
   } else {
@@ -181,7 +182,8 @@ void add_mlkem_encoding_kernels(std::vector<Kernel>& k, const std::shared_ptr<Ml
                    keep(st->packed);
                  }});
     k.push_back({"ByteDecode+Decompress d=11", impl, [st] {
-                   mlkem::Poly r = B::template decode_decompress<11>(std::span<const std::uint8_t, 352>(st->packed.data(), 352));
+                   mlkem::Poly r =
+                       B::template decode_decompress<11>(std::span<const std::uint8_t, 352>(st->packed.data(), 352));
                    keep(r);
                  }});
   }
@@ -226,7 +228,8 @@ std::shared_ptr<MlKemState> make_state(const MlKemShape& shape) {
 void add_portable_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st) {
   const std::string impl = "portable";
   k.push_back({"CBD eta=2", impl, [st] {
-                 mlkem::Poly r = mlkem::sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
+                 mlkem::Poly r =
+                     mlkem::sample_poly_cbd_ref<2>(std::span<const std::uint8_t, 128>(st->cbd_bytes.data(), 128));
                  keep(r);
                }});
   k.push_back({"PRF (SHAKE256, 128 B)", impl, [st] {
@@ -268,9 +271,8 @@ void add_avx2_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& 
 void add_avx512_extras(std::vector<Kernel>& k, const std::shared_ptr<MlKemState>& st, const MlKemShape& shape) {
   // The same batch on the 4-way permutation only: what the 8-way lanes are measured against.
   k.push_back({"XOF batch of keygen, x4 lanes only", "avx512",
-               keygen_batch<mlkem::Avx512Backend::NttPoly>(st, shape, [](const auto& b) {
-                 simd::avx512::xof_batch_x4_avx512(b);
-               })});
+               keygen_batch<mlkem::Avx512Backend::NttPoly>(
+                   st, shape, [](const auto& b) { simd::avx512::xof_batch_x4_avx512(b); })});
   k.push_back({"Keccak-f[1600] x4 (one call)", "avx512", [] {
                  alignas(32) static std::uint64_t s[100];
                  simd::avx512::keccak_f1600_x4_avx512(s);

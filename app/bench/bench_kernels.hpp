@@ -18,9 +18,9 @@ void keep(T& value) noexcept {
 }
 
 struct Kernel {
-  std::string name;            ///< e.g. "NTT", "SampleNTT", "poly_Rq_mul"
-  std::string impl;            ///< "portable", "avx2"
-  std::function<void()> run;   ///< one call, on inputs prepared when the list was made
+  std::string name;           ///< e.g. "NTT", "SampleNTT", "poly_Rq_mul"
+  std::string impl;           ///< "portable", "avx2"
+  std::function<void()> run;  ///< one call, on inputs prepared when the list was made
 };
 
 /// The kernels of scheme s for each implementation in `impls` that is usable on this CPU and in

@@ -4,8 +4,8 @@
 #include <memory>
 #include <random>
 
-#include "bench_kernels.hpp"
 #include "backends/backends.hpp"
+#include "bench_kernels.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/pack.hpp"
 #include "ntru/poly.hpp"
@@ -39,15 +39,30 @@ struct NtruState {
 template <class P, class B>
 void add_ntru_kernels(std::vector<Kernel>& k, const std::shared_ptr<NtruState<P>>& st) {
   const std::string impl(simd::impl_name(B::kImpl));
-  k.push_back({"poly_Rq_mul", impl, [st] { B::poly_rq_mul(st->r, st->a, st->b); keep(st->r); }});
-  k.push_back({"poly_S3_mul", impl, [st] { B::poly_s3_mul(st->r, st->a, st->a); keep(st->r); }});
+  k.push_back({"poly_Rq_mul", impl, [st] {
+                 B::poly_rq_mul(st->r, st->a, st->b);
+                 keep(st->r);
+               }});
+  k.push_back({"poly_S3_mul", impl, [st] {
+                 B::poly_s3_mul(st->r, st->a, st->a);
+                 keep(st->r);
+               }});
   // The same products as an operation runs them: their workspace shared, wiped once when the
   // entry is destroyed instead of after every product (the standalone ones above wipe 15-45 KB
   // per call).
   auto shared = std::make_shared<ntru::ProductScratch<P, B>>();
-  k.push_back({"poly_Rq_mul (shared scratch)", impl, [st, shared] { shared->rq_mul(st->r, st->a, st->b); keep(st->r); }});
-  k.push_back({"poly_S3_mul (shared scratch)", impl, [st, shared] { shared->s3_mul(st->r, st->a, st->a); keep(st->r); }});
-  k.push_back({"poly_mul_x_minus_1", impl, [st] { B::poly_mul_x_minus_1(st->r, st->b); keep(st->r); }});
+  k.push_back({"poly_Rq_mul (shared scratch)", impl, [st, shared] {
+                 shared->rq_mul(st->r, st->a, st->b);
+                 keep(st->r);
+               }});
+  k.push_back({"poly_S3_mul (shared scratch)", impl, [st, shared] {
+                 shared->s3_mul(st->r, st->a, st->a);
+                 keep(st->r);
+               }});
+  k.push_back({"poly_mul_x_minus_1", impl, [st] {
+                 B::poly_mul_x_minus_1(st->r, st->b);
+                 keep(st->r);
+               }});
   k.push_back({"crypto_sort (int32)", impl, [st] {
                  std::copy(st->unsorted.begin(), st->unsorted.end(), st->keys.begin());  // ~2 KB
                  B::sort_int32(st->keys);
@@ -60,14 +75,35 @@ void add_ntru_kernels(std::vector<Kernel>& k, const std::shared_ptr<NtruState<P>
                  }});
   }
   if constexpr (!P::hps) {  // HPS: the lift is a change of representation
-    k.push_back({"poly_lift", impl, [st] { B::poly_lift(st->r, st->a); keep(st->r); }});
+    k.push_back({"poly_lift", impl, [st] {
+                   B::poly_lift(st->r, st->a);
+                   keep(st->r);
+                 }});
   }
-  k.push_back({"unpack_S3", impl, [st] { B::poly_s3_frombytes(st->r, st->s3_bytes); keep(st->r); }});
-  k.push_back({"pack_S3", impl, [st] { B::poly_s3_tobytes(st->s3_bytes, st->a); keep(st->s3_bytes); }});
-  k.push_back({"unpack_Rq0", impl, [st] { B::poly_rq_sum_zero_frombytes(st->r, st->q_bytes); keep(st->r); }});
-  k.push_back({"poly_S3_inv", impl, [st] { B::poly_s3_inv(st->r, st->a); keep(st->r); }});
-  k.push_back({"poly_R2_inv", impl, [st] { B::poly_r2_inv(st->r, st->a); keep(st->r); }});
-  k.push_back({"poly_Rq_inv", impl, [st] { B::poly_rq_inv(st->r, st->a); keep(st->r); }});
+  k.push_back({"unpack_S3", impl, [st] {
+                 B::poly_s3_frombytes(st->r, st->s3_bytes);
+                 keep(st->r);
+               }});
+  k.push_back({"pack_S3", impl, [st] {
+                 B::poly_s3_tobytes(st->s3_bytes, st->a);
+                 keep(st->s3_bytes);
+               }});
+  k.push_back({"unpack_Rq0", impl, [st] {
+                 B::poly_rq_sum_zero_frombytes(st->r, st->q_bytes);
+                 keep(st->r);
+               }});
+  k.push_back({"poly_S3_inv", impl, [st] {
+                 B::poly_s3_inv(st->r, st->a);
+                 keep(st->r);
+               }});
+  k.push_back({"poly_R2_inv", impl, [st] {
+                 B::poly_r2_inv(st->r, st->a);
+                 keep(st->r);
+               }});
+  k.push_back({"poly_Rq_inv", impl, [st] {
+                 B::poly_rq_inv(st->r, st->a);
+                 keep(st->r);
+               }});
   // The operations without their random bytes: the keypair and encaps rows of the operation
   // table include a 32-byte draw from the random source (getrandom(2): some 2,200 ticks here,
   // the same for every implementation) and its expansion into the coins (the next row).

@@ -11,7 +11,8 @@ namespace pqkem {
 /// What went wrong. Each value is a distinct, documented failure of the API.
 enum class Errc {
   bad_length,          ///< an input has the wrong number of bytes for its scheme
-  invalid_encaps_key,  ///< FIPS 203 s7.2 modulus check failed (a coefficient >= q); X25519MLKEM768: a small-order X25519 key
+  invalid_encaps_key,  ///< FIPS 203 s7.2 modulus check failed (a coefficient >= q); X25519MLKEM768: a small-order
+                       ///< X25519 key
   invalid_decaps_key,  ///< FIPS 203 s7.3 hash check failed (H(ek) stored in dk differs)
   invalid_ciphertext,  ///< X25519MLKEM768: the X25519 share of the ciphertext has small order
   rng_failure,         ///< the system RNG (getrandom(2) or OpenSSL RAND_bytes) failed

@@ -52,13 +52,13 @@ PQKEM_API std::string_view family_name(Family f) noexcept;
 /// Static facts about a scheme.
 struct SchemeInfo {
   Scheme scheme;
-  std::string_view name;      ///< canonical name, e.g. "ML-KEM-768"
+  std::string_view name;  ///< canonical name, e.g. "ML-KEM-768"
   Family family;
   std::string_view standard;  ///< e.g. "FIPS 203"
-  std::size_t pk_bytes;     ///< encapsulation (public) key
-  std::size_t sk_bytes;     ///< decapsulation (secret) key, expanded form
-  std::size_t ct_bytes;     ///< ciphertext
-  std::size_t ss_bytes;     ///< shared secret (32; X25519MLKEM768: 64)
+  std::size_t pk_bytes;       ///< encapsulation (public) key
+  std::size_t sk_bytes;       ///< decapsulation (secret) key, expanded form
+  std::size_t ct_bytes;       ///< ciphertext
+  std::size_t ss_bytes;       ///< shared secret (32; X25519MLKEM768: 64)
   /// Compact private seed, 0 if none: ML-KEM d || z (64); X-Wing its 32-byte decapsulation
   /// key; X25519MLKEM768 d || z || X25519 private key (96). For the hybrids the seed is the
   /// standard secret key, and the expanded form (sk_bytes) starts with it.

@@ -96,8 +96,7 @@ constexpr auto functions_of(Backends<B...> /*list*/) {
 template <class K>
 constexpr auto kem_entry_points() {
   static_assert(KemInstance<K>);
-  return std::make_tuple(&K::keygen_derand, &K::encaps_derand, &K::decaps, &K::check_pk, &K::check_sk,
-                         &K::pk_from_sk);
+  return std::make_tuple(&K::keygen_derand, &K::encaps_derand, &K::decaps, &K::check_pk, &K::check_sk, &K::pk_from_sk);
 }
 
 }  // namespace pqkem

@@ -65,7 +65,7 @@ struct Kem {
   static constexpr std::size_t sk_x_offset = P::kXWing ? seed_bytes + M::dk_bytes : 64;
   static constexpr std::size_t pk_x_offset = seed_bytes + M::dk_bytes + (P::kXWing ? x_bytes : 0);
   static constexpr std::size_t sk_bytes = pk_x_offset + x_bytes;
-  static constexpr std::size_t keygen_coin_bytes = seed_bytes;  ///< the seed
+  static constexpr std::size_t keygen_coin_bytes = seed_bytes;    ///< the seed
   static constexpr std::size_t encaps_coin_bytes = 32 + x_bytes;  ///< m || ek_X
   /// Secret: the seed and dk_pke (one prefix); z, sk_X (X-Wing) and pk_X (public, but inside
   /// the suffix: it only enters a hash) at the end. ek and H(ek) between them stay public
@@ -74,9 +74,9 @@ struct Kem {
   static constexpr std::size_t secret_suffix_bytes = 32 + (P::kXWing ? x_bytes : 0) + x_bytes;
   /// decaps runs ML-KEM's hash check (FIPS 203 section 7.3) on dk_M.
   static constexpr bool decaps_checks_sk = true;
-  static constexpr std::string_view keygen_coins_what =
-      P::kXWing ? "key generation seed (the X-Wing decapsulation key)"
-                : "key generation seed (d || z || X25519 private key)";
+  static constexpr std::string_view keygen_coins_what = P::kXWing
+                                                            ? "key generation seed (the X-Wing decapsulation key)"
+                                                            : "key generation seed (d || z || X25519 private key)";
   static constexpr std::string_view encaps_coins_what =
       P::kXWing ? "encapsulation seed (eseed = m || ek_X)" : "encapsulation coins (m || X25519 ephemeral private key)";
   static constexpr std::string_view invalid_pk_why =

@@ -37,18 +37,12 @@ namespace {
 /// any other tag. Messages name only the expected tag (a constant), never the one found.
 const char* type_name(std::uint8_t tag) noexcept {
   switch (tag) {
-    case kInteger:
-      return "an INTEGER";
-    case kBitString:
-      return "a BIT STRING";
-    case kOctetString:
-      return "an OCTET STRING";
-    case kOid:
-      return "an OBJECT IDENTIFIER";
-    case kSequence:
-      return "a SEQUENCE";
-    default:
-      return nullptr;
+    case kInteger: return "an INTEGER";
+    case kBitString: return "a BIT STRING";
+    case kOctetString: return "an OCTET STRING";
+    case kOid: return "an OBJECT IDENTIFIER";
+    case kSequence: return "a SEQUENCE";
+    default: return nullptr;
   }
 }
 }  // namespace

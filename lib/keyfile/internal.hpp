@@ -34,15 +34,31 @@ inline constexpr std::string_view kRfc9935 = "RFC 9935";
 inline constexpr std::string_view kXWingDraft = "draft-connolly-cfrg-xwing-kem";
 inline constexpr OidEntry kOids[] = {
     // RFC 9935 section 3: id-alg-ml-kem-512/768/1024 ::= { nistAlgorithm kems(4) 1/2/3 }.
-    {Scheme::MlKem512, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x01}, 9, "2.16.840.1.101.3.4.4.1", kRfc9935,
+    {Scheme::MlKem512,
+     {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x01},
+     9,
+     "2.16.840.1.101.3.4.4.1",
+     kRfc9935,
      PrivateKeyLayout::rfc9935_choice},
-    {Scheme::MlKem768, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x02}, 9, "2.16.840.1.101.3.4.4.2", kRfc9935,
+    {Scheme::MlKem768,
+     {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x02},
+     9,
+     "2.16.840.1.101.3.4.4.2",
+     kRfc9935,
      PrivateKeyLayout::rfc9935_choice},
-    {Scheme::MlKem1024, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x03}, 9, "2.16.840.1.101.3.4.4.3", kRfc9935,
+    {Scheme::MlKem1024,
+     {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x03},
+     9,
+     "2.16.840.1.101.3.4.4.3",
+     kRfc9935,
      PrivateKeyLayout::rfc9935_choice},
     // The X-Wing draft, section "Use in X.509 Public Key Infrastructure": id-XWing.
-    {Scheme::XWing, {0x2b, 0x06, 0x01, 0x04, 0x01, 0x83, 0xe6, 0x2d, 0x81, 0xc8, 0x7a}, 11, "1.3.6.1.4.1.62253.25722",
-     kXWingDraft, PrivateKeyLayout::raw_seed},
+    {Scheme::XWing,
+     {0x2b, 0x06, 0x01, 0x04, 0x01, 0x83, 0xe6, 0x2d, 0x81, 0xc8, 0x7a},
+     11,
+     "1.3.6.1.4.1.62253.25722",
+     kXWingDraft,
+     PrivateKeyLayout::raw_seed},
 };
 // der_kind_by_prefix compares 8 bytes of each OID, after headers in DER's short form.
 static_assert(std::all_of(std::begin(kOids), std::end(kOids),

@@ -10,12 +10,9 @@ using namespace detail;
 
 std::string_view form_name(PrivateKeyForm form) noexcept {
   switch (form) {
-    case PrivateKeyForm::seed:
-      return "seed";
-    case PrivateKeyForm::expanded:
-      return "expanded";
-    case PrivateKeyForm::both:
-      return "both";
+    case PrivateKeyForm::seed: return "seed";
+    case PrivateKeyForm::expanded: return "expanded";
+    case PrivateKeyForm::both: return "both";
   }
   return "?";
 }
@@ -54,7 +51,8 @@ PrivateKey private_key_from_expanded(Scheme s, ByteView dk) {
   try {
     check_public_key(s, key.pk);
   } catch (const Error& e) {
-    throw Error(Errc::invalid_decaps_key, name_of(s) + " expanded key embeds an invalid encapsulation key: " + e.what());
+    throw Error(Errc::invalid_decaps_key,
+                name_of(s) + " expanded key embeds an invalid encapsulation key: " + e.what());
   }
   key.dk = SecretBytes(dk);
   // Pairwise consistency: what encapsulates to ek must decapsulate with dk. This catches a
@@ -63,8 +61,9 @@ PrivateKey private_key_from_expanded(Scheme s, ByteView dk) {
   const SecretBytes ss = decaps(s, key.dk, enc.ct);
   if (!equal_ct(ss.view(), enc.ss.view()))
     throw Error(Errc::invalid_decaps_key,
-                name_of(s) + " expanded key fails the pairwise consistency check: its secret part does not "
-                             "belong to its encapsulation key");
+                name_of(s) +
+                    " expanded key fails the pairwise consistency check: its secret part does not "
+                    "belong to its encapsulation key");
   return key;
 }
 

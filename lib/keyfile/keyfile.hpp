@@ -66,8 +66,8 @@ struct PrivateKey {
   /// The private seed (ML-KEM d || z, 64 bytes; the hybrids' standard secret key, 32 or 96
   /// bytes); empty when only the expanded key is known.
   SecretBytes seed;
-  SecretBytes dk;    ///< the expanded decapsulation key (sk_bytes), always present
-  Bytes pk;          ///< the encapsulation key, always present
+  SecretBytes dk;  ///< the expanded decapsulation key (sk_bytes), always present
+  Bytes pk;        ///< the encapsulation key, always present
 };
 
 /// A key from its seed (keygen_derand: ML-KEM d || z, the hybrids' seed). form = seed.

@@ -18,12 +18,12 @@ struct ForeignOid {
   [[nodiscard]] ByteView view() const noexcept { return {der.data(), size}; }
 };
 constexpr ForeignOid kForeignOids[] = {
-    {"RSA", 9, {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01}},  // rsaEncryption 1.2.840.113549.1.1.1
-    {"EC", 7, {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}},              // id-ecPublicKey 1.2.840.10045.2.1
-    {"X25519", 3, {0x2b, 0x65, 0x6e}},                                   // 1.3.101.110 (RFC 8410)
-    {"X448", 3, {0x2b, 0x65, 0x6f}},                                     // 1.3.101.111
-    {"Ed25519", 3, {0x2b, 0x65, 0x70}},                                  // 1.3.101.112
-    {"Ed448", 3, {0x2b, 0x65, 0x71}},                                    // 1.3.101.113
+    {"RSA", 9, {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01}},        // rsaEncryption 1.2.840.113549.1.1.1
+    {"EC", 7, {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}},                     // id-ecPublicKey 1.2.840.10045.2.1
+    {"X25519", 3, {0x2b, 0x65, 0x6e}},                                         // 1.3.101.110 (RFC 8410)
+    {"X448", 3, {0x2b, 0x65, 0x6f}},                                           // 1.3.101.111
+    {"Ed25519", 3, {0x2b, 0x65, 0x70}},                                        // 1.3.101.112
+    {"Ed448", 3, {0x2b, 0x65, 0x71}},                                          // 1.3.101.113
     {"ML-DSA-44", 9, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11}},  // 2.16.840.1.101.3.4.3.17
     {"ML-DSA-65", 9, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12}},  // .18
     {"ML-DSA-87", 9, {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13}},  // .19
@@ -60,12 +60,12 @@ const OidEntry& read_algorithm(der::Reader& outer, const std::string& what) {
   if (found == nullptr) {
     for (const auto& e : kForeignOids)
       if (equal_ct(oid, e.view())) alg.fail("this is an " + std::string(e.name) + " key, not ML-KEM or X-Wing");
-    alg.fail("the algorithm OID is not ML-KEM's or X-Wing's (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 for "
-             "ML-KEM-512, -768, -1024; draft-connolly-cfrg-xwing-kem: 1.3.6.1.4.1.62253.25722)");
+    alg.fail(
+        "the algorithm OID is not ML-KEM's or X-Wing's (RFC 9935: 2.16.840.1.101.3.4.4.1, .2 or .3 for "
+        "ML-KEM-512, -768, -1024; draft-connolly-cfrg-xwing-kem: 1.3.6.1.4.1.62253.25722)");
   }
   if (!alg.empty())
-    alg.fail("the AlgorithmIdentifier has parameters; " + std::string(found->standard) +
-             " requires them to be absent");
+    alg.fail("the AlgorithmIdentifier has parameters; " + std::string(found->standard) + " requires them to be absent");
   return *found;
 }
 

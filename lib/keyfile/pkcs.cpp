@@ -61,15 +61,9 @@ SecretBytes encode_pkcs8(const PrivateKey& key, PrivateKeyForm form) {
   // The privateKey OCTET STRING's content: X-Wing's raw seed, or RFC 9935's CHOICE.
   std::size_t choice = 0;
   switch (form) {
-    case PrivateKeyForm::seed:
-      choice = raw_seed ? seed_bytes : der::tlv_size(seed_bytes);
-      break;
-    case PrivateKeyForm::expanded:
-      choice = der::tlv_size(dk_bytes);
-      break;
-    case PrivateKeyForm::both:
-      choice = der::tlv_size(der::tlv_size(seed_bytes) + der::tlv_size(dk_bytes));
-      break;
+    case PrivateKeyForm::seed: choice = raw_seed ? seed_bytes : der::tlv_size(seed_bytes); break;
+    case PrivateKeyForm::expanded: choice = der::tlv_size(dk_bytes); break;
+    case PrivateKeyForm::both: choice = der::tlv_size(der::tlv_size(seed_bytes) + der::tlv_size(dk_bytes)); break;
   }
   const std::uint8_t version0[] = {0x00};
   const std::size_t body = der::tlv_size(1) + algorithm_bytes(oid) + der::tlv_size(choice);
@@ -87,9 +81,7 @@ SecretBytes encode_pkcs8(const PrivateKey& key, PrivateKeyForm form) {
         w.tlv(der::kContext0Primitive, key.seed.view());
       }
       break;
-    case PrivateKeyForm::expanded:
-      w.tlv(der::kOctetString, key.dk.view());
-      break;
+    case PrivateKeyForm::expanded: w.tlv(der::kOctetString, key.dk.view()); break;
     case PrivateKeyForm::both:
       w.header(der::kSequence, der::tlv_size(seed_bytes) + der::tlv_size(dk_bytes));
       w.tlv(der::kOctetString, key.seed.view());
@@ -151,8 +143,9 @@ PrivateKey decode_pkcs8(ByteView input) {
   der::Reader choice(priv, what);
   const std::uint8_t tag = choice.peek_tag();
   if (tag != der::kContext0Primitive && tag != der::kOctetString && tag != der::kSequence)
-    choice.fail("privateKey: not one of RFC 9935's private key forms (seed [0], expandedKey OCTET STRING, both "
-                "SEQUENCE)");
+    choice.fail(
+        "privateKey: not one of RFC 9935's private key forms (seed [0], expandedKey OCTET STRING, both "
+        "SEQUENCE)");
   const der::Tlv tlv = choice.next();
   choice.expect_end("the private key");
 
@@ -172,8 +165,9 @@ PrivateKey decode_pkcs8(ByteView input) {
     check_size(both, oid, dk, info.sk_bytes, "expandedKey");
     key = private_key_from_seed(s, seed);
     if (!equal_ct(key.dk.view(), dk))
-      throw Error(Errc::invalid_decaps_key, alg + " private key in 'both' form: the seed and the expanded key "
-                                                  "disagree (the seed does not generate that expanded key)");
+      throw Error(Errc::invalid_decaps_key, alg +
+                                                " private key in 'both' form: the seed and the expanded key "
+                                                "disagree (the seed does not generate that expanded key)");
     key.form = PrivateKeyForm::both;
   }
 

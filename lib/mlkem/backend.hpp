@@ -87,12 +87,13 @@ struct XofBatch : XofBatchData {
 template <class B>
 concept MlKemBackend = requires(const Poly& f, Poly& r, const typename B::NttPoly& fh, typename B::NttPoly& rh,
                                 const typename B::NttPoly* vec, const mlkem::NttPoly& fips, int k,
-                                std::span<const std::uint8_t, kPolyBytes> in12, std::span<std::uint8_t, kPolyBytes> out12,
-                                std::span<const std::uint8_t, 320> in10, std::span<std::uint8_t, 320> out10,
-                                typename B::NttPoly* const entries[4], Poly* const polys[4], Bytes32 seed,
-                                const std::uint8_t xy[4][2], const std::uint8_t nonce[4],
-                                const XofBatch<typename B::NttPoly>& batch, std::span<std::uint8_t, 32> out32,
-                                std::span<std::uint8_t, 64> out64, std::span<std::uint8_t> out, ByteView a) {
+                                std::span<const std::uint8_t, kPolyBytes> in12,
+                                std::span<std::uint8_t, kPolyBytes> out12, std::span<const std::uint8_t, 320> in10,
+                                std::span<std::uint8_t, 320> out10, typename B::NttPoly* const entries[4],
+                                Poly* const polys[4], Bytes32 seed, const std::uint8_t xy[4][2],
+                                const std::uint8_t nonce[4], const XofBatch<typename B::NttPoly>& batch,
+                                std::span<std::uint8_t, 32> out32, std::span<std::uint8_t, 64> out64,
+                                std::span<std::uint8_t> out, ByteView a) {
   // The implementation B is: scheme.cpp runs B when simd::active_impl() is B::kImpl.
   { B::kImpl } -> std::convertible_to<Impl>;
   // T_q in B's order: 256 int16 in c, a type of its own per order.
@@ -201,8 +202,10 @@ struct RefBackend {
     for (int i = 0; i < b.n_hash; ++i) {
       const auto out = std::span<std::uint8_t, 32>(b.hash_out[i], 32);
       const ByteView x(b.hash_in[i][0], b.hash_len[i][0]), y(b.hash_in[i][1], b.hash_len[i][1]);
-      if (b.hash_shake[i]) hash::shake256(out, {x, y});
-      else hash::sha3_256(out, {x, y});
+      if (b.hash_shake[i])
+        hash::shake256(out, {x, y});
+      else
+        hash::sha3_256(out, {x, y});
     }
     for (int i = 0; i < b.n_matrix; ++i) {
       const NttPoly a = sample_ntt_ref(Bytes32(b.rho, 32), b.xy[i][0], b.xy[i][1]);

@@ -16,9 +16,7 @@ void encode12_ref(const NttPoly& f, std::span<std::uint8_t, kPolyBytes> out) noe
   secure_wipe(c.data(), sizeof c);
 }
 
-NttPoly decode12_ref(std::span<const std::uint8_t, kPolyBytes> in) noexcept {
-  return NttPoly{byte_decode<12>(in)};
-}
+NttPoly decode12_ref(std::span<const std::uint8_t, kPolyBytes> in) noexcept { return NttPoly{byte_decode<12>(in)}; }
 
 // Public data (an encapsulation key), so a branch would be allowed; there is none, and every
 // coefficient is read. The sign bit of (q - 1 - d) is set exactly when d >= q.

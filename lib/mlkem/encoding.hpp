@@ -77,9 +77,8 @@ inline void pack(std::uint64_t& lo, std::uint64_t& hi, std::uint64_t v) noexcept
 template <int D, class Get>
 inline void encode_group(std::uint8_t* out, Get&& get) noexcept {
   std::uint64_t lo = 0, hi = 0;
-  [&]<int... J>(std::integer_sequence<int, J...>) {
-    (pack<D, J>(lo, hi, static_cast<std::uint64_t>(get(J))), ...);
-  }(std::make_integer_sequence<int, 8>{});
+  [&]<int... J>(std::integer_sequence<int, J...>) { (pack<D, J>(lo, hi, static_cast<std::uint64_t>(get(J))), ...); }
+  (std::make_integer_sequence<int, 8>{});
   if constexpr (D <= 8) {
     store_le<D>(out, lo);
   } else {
@@ -98,9 +97,8 @@ inline void decode_group(const std::uint8_t* in, Put&& put) noexcept {
     lo = load_le<8>(in);
     hi = load_le<D - 8>(in + 8);
   }
-  [&]<int... J>(std::integer_sequence<int, J...>) {
-    (put(J, unpack<D, J>(lo, hi)), ...);
-  }(std::make_integer_sequence<int, 8>{});
+  [&]<int... J>(std::integer_sequence<int, J...>) { (put(J, unpack<D, J>(lo, hi)), ...); }
+  (std::make_integer_sequence<int, 8>{});
 }
 
 }  // namespace detail
@@ -121,9 +119,8 @@ void byte_encode(const Coeffs& f, std::span<std::uint8_t, 32 * D> out) noexcept 
     }
   } else {
     for (int g = 0; g < kN / 8; ++g) {
-      detail::encode_group<D>(out.data() + D * g, [&](int j) {
-        return static_cast<std::uint16_t>(f[8 * g + j]) & ((1u << D) - 1);
-      });
+      detail::encode_group<D>(out.data() + D * g,
+                              [&](int j) { return static_cast<std::uint16_t>(f[8 * g + j]) & ((1u << D) - 1); });
     }
   }
 }

@@ -16,7 +16,7 @@ namespace {
 
 template <class P, class B>
 void keygen_internal(std::span<const std::uint8_t, 32> d, std::span<const std::uint8_t, 32> z,
-                 std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
+                     std::span<std::uint8_t, P::ek_bytes> ek, std::span<std::uint8_t, P::dk_bytes> dk) {
   auto dk_pke = dk.template first<P::dk_pke_bytes>();
   auto dk_ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   auto dk_h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
@@ -31,7 +31,7 @@ void keygen_internal(std::span<const std::uint8_t, 32> d, std::span<const std::u
 
 template <class P, class B>
 void encaps_internal(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<const std::uint8_t, 32> m,
-                 std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
+                     std::span<std::uint8_t, 32> shared_key, std::span<std::uint8_t, P::ct_bytes> c) {
   // H(ek) and A^T depend on ek alone: one batch.
   std::uint8_t h_ek[32];
   NttMatrix<B, P::k> at;
@@ -50,8 +50,8 @@ void encaps_internal(std::span<const std::uint8_t, P::ek_bytes> ek, std::span<co
 /// Decaps_internal and the hash check of section 7.3, whose verdict is returned. H(ek),
 /// J(z || c) and the re-encryption's A^T depend on dk and c alone: one batch.
 template <class P, class B>
-bool decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk,
-                 std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> shared_key) {
+bool decaps_internal(std::span<const std::uint8_t, P::dk_bytes> dk, std::span<const std::uint8_t, P::ct_bytes> c,
+                     std::span<std::uint8_t, 32> shared_key) {
   const auto dk_pke = dk.template first<P::dk_pke_bytes>();
   const auto ek = dk.template subspan<P::dk_pke_bytes, P::ek_bytes>();
   const auto h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();

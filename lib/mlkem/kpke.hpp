@@ -19,7 +19,8 @@ void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P:
                  std::span<std::uint8_t, P::dk_pke_bytes> dk_pke);
 
 /// A K x K matrix of the backend's NTT-domain type.
-template <class B, int K> using NttMatrix = std::array<std::array<typename B::NttPoly, K>, K>;
+template <class B, int K>
+using NttMatrix = std::array<std::array<typename B::NttPoly, K>, K>;
 
 /// Queues A^T of K-PKE.Encrypt (steps 4-8: at[i][j] = SampleNTT(rho || i || j), rho from ek) in a
 /// batch (mlkem/backend.hpp), so that the caller can run it beside its own hashes.
@@ -33,11 +34,12 @@ void kpke_add_transposed_matrix(XofBatch<typename B::NttPoly>& batch, NttMatrix<
 /// by the caller from the same ek (kpke_add_transposed_matrix).
 template <class P, class B>
 void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix<B, P::k>& at,
-                  std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c);
+                  std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r,
+                  std::span<std::uint8_t, P::ct_bytes> c);
 
 /// K-PKE.Decrypt (Algorithm 15).
 template <class P, class B>
-void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
-                  std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> m);
+void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke, std::span<const std::uint8_t, P::ct_bytes> c,
+                  std::span<std::uint8_t, 32> m);
 
 }  // namespace pqkem::mlkem

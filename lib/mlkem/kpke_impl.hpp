@@ -29,7 +29,8 @@ private:
 };
 
 /// Vectors of the backend's NTT-domain type.
-template <class B, int K> using NttVec = std::array<typename B::NttPoly, K>;
+template <class B, int K>
+using NttVec = std::array<typename B::NttPoly, K>;
 
 }  // namespace
 
@@ -72,7 +73,8 @@ void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P:
 
 template <class P, class B>
 void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix<B, P::k>& at,
-                  std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r, std::span<std::uint8_t, P::ct_bytes> c) {
+                  std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r,
+                  std::span<std::uint8_t, P::ct_bytes> c) {
   constexpr int K = P::k;
   NttVec<B, K> t_hat;
   for (int i = 0; i < K; ++i) t_hat[i] = B::decode12(ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
@@ -92,7 +94,7 @@ void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix
   // u = NTT^-1(A^T o y^) + e1, then c1 = ByteEncode_du(Compress_du(u)).
   for (int i = 0; i < K; ++i) {
     B::inner_product(w, at[i].data(), y_hat.data(), K);
-    u = B::inverse_ntt(w);              // |u_i| < q
+    u = B::inverse_ntt(w);                    // |u_i| < q
     B::add_reduce(u, noise[K + i], nullptr);  // q + eta2, reduced
     B::template compress_encode<P::du>(u, c.subspan(32 * P::du * i).template first<32 * P::du>());
   }
@@ -100,14 +102,14 @@ void kpke_encrypt(std::span<const std::uint8_t, P::ek_bytes> ek, const NttMatrix
   // v = NTT^-1(t^T o y^) + e2 + Decompress_1(ByteDecode_1(m)).
   mu = B::template decode_decompress<1>(m);
   B::inner_product(w, t_hat.data(), y_hat.data(), K);
-  v = B::inverse_ntt(w);          // |v_i| < q
+  v = B::inverse_ntt(w);                // |v_i| < q
   B::add_reduce(v, noise[2 * K], &mu);  // < 2q + eta2, reduced
   B::template compress_encode<P::dv>(v, c.subspan(P::c1_bytes).template first<P::c2_bytes>());
 }
 
 template <class P, class B>
-void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
-                  std::span<const std::uint8_t, P::ct_bytes> c, std::span<std::uint8_t, 32> m) {
+void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke, std::span<const std::uint8_t, P::ct_bytes> c,
+                  std::span<std::uint8_t, 32> m) {
   constexpr int K = P::k;
   NttVec<B, K> s_hat, u_hat;
   typename B::NttPoly p;
@@ -124,7 +126,7 @@ void kpke_decrypt(std::span<const std::uint8_t, P::dk_pke_bytes> dk_pke,
   // w = v - NTT^-1(s^T o u^);  m = ByteEncode_1(Compress_1(w)).
   B::inner_product(p, s_hat.data(), u_hat.data(), K);
   w = B::inverse_ntt(p);  // |w_i| < q
-  B::sub_reduce(w, v);          // v - w, |.| < 2q, reduced
+  B::sub_reduce(w, v);    // v - w, |.| < 2q, reduced
   B::template compress_encode<1>(w, m);
 }
 

@@ -131,15 +131,14 @@ void ntt_pass(std::int16_t* __restrict a) noexcept {
   constexpr int kLenTop = 128 >> (L - 1);
   constexpr int kLenBottom = kLenTop >> (W - 1);
   constexpr int kBlocks = 128 / kLenTop;
-  static constexpr PassZetas<W, kBlocks> kPz = make_pass_zetas<W, kBlocks>(
-      [](int w, int g, int blk) { return (1 << (L + w - 1)) + (blk << w) + g; });
+  static constexpr PassZetas<W, kBlocks> kPz =
+      make_pass_zetas<W, kBlocks>([](int w, int g, int blk) { return (1 << (L + w - 1)) + (blk << w) + g; });
   if constexpr (kLenBottom >= 8) {
     for_each_wide_group<W, kLenTop>(a, [](std::int16_t* x, int blk) {
       constexpr int kG = 1 << W;
       PQKEM_UNROLL for (int w = 0; w < W; ++w) {
         const int h = kG >> (w + 1);
-        PQKEM_UNROLL for (int g = 0; g < (1 << w); ++g)
-          PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i)
+        PQKEM_UNROLL for (int g = 0; g < (1 << w); ++g) PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i)
             ct_butterfly(x[i], x[i + h], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
       }
     });
@@ -151,8 +150,8 @@ void ntt_pass(std::int16_t* __restrict a) noexcept {
       PQKEM_UNROLL for (int w = 0; w < W; ++w) {
         const int len = kLenTop >> w;
         PQKEM_UNROLL for (int g = 0; g < (1 << w); ++g)
-          PQKEM_UNROLL for (int j = 2 * len * g; j < 2 * len * g + len; ++j)
-            ct_butterfly(x[j], x[j + len], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
+            PQKEM_UNROLL for (int j = 2 * len * g; j < 2 * len * g + len; ++j)
+                ct_butterfly(x[j], x[j + len], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
       }
       PQKEM_UNROLL for (int j = 0; j < kB; ++j) a[blk * kB + j] = x[j];
     }
@@ -168,8 +167,8 @@ void inverse_ntt_pass(std::int16_t* __restrict a) noexcept {
   constexpr int kLenBottom = 128 >> (L - 1);
   constexpr int kLenTop = kLenBottom << (W - 1);
   constexpr int kBlocks = 128 / kLenTop;
-  static constexpr PassZetas<W, kBlocks> kPz = make_pass_zetas<W, kBlocks>(
-      [](int w, int g, int blk) { return (1 << (L - w)) - 1 - (blk << (W - 1 - w)) - g; });
+  static constexpr PassZetas<W, kBlocks> kPz =
+      make_pass_zetas<W, kBlocks>([](int w, int g, int blk) { return (1 << (L - w)) - 1 - (blk << (W - 1 - w)) - g; });
   if constexpr (kLenBottom >= 8) {
     for_each_wide_group<W, kLenTop>(a, [](std::int16_t* x, int blk) {
       constexpr int kG = 1 << W;
@@ -177,10 +176,12 @@ void inverse_ntt_pass(std::int16_t* __restrict a) noexcept {
         (([&] {
            constexpr int h = 1 << w;
            PQKEM_UNROLL for (int g = 0; g < (kG >> (w + 1)); ++g)
-             PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i)
-               gs_butterfly<L - w>(x[i], x[i + h], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
-         }()), ...);
-      }(std::make_integer_sequence<int, W>{});
+               PQKEM_UNROLL for (int i = 2 * h * g; i < 2 * h * g + h; ++i)
+                   gs_butterfly<L - w>(x[i], x[i + h], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
+         }()),
+         ...);
+      }
+      (std::make_integer_sequence<int, W>{});
       if constexpr (L - W + 1 == 1)  // the last pass: scale by R^2/128 while in registers
         PQKEM_UNROLL for (int i = 0; i < kG; ++i) x[i] = mul_zeta(x[i], kInvNttScale, kInvNttScaleTwisted);
     });
@@ -194,14 +195,15 @@ void inverse_ntt_pass(std::int16_t* __restrict a) noexcept {
         (([&] {
            constexpr int len = kLenBottom << w;
            PQKEM_UNROLL for (int g = 0; g < kB / (2 * len); ++g)
-             PQKEM_UNROLL for (int j = 2 * len * g; j < 2 * len * g + len; ++j)
-               gs_butterfly<L - w>(x[j], x[j + len], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
-         }()), ...);
-      }(std::make_integer_sequence<int, W>{});
+               PQKEM_UNROLL for (int j = 2 * len * g; j < 2 * len * g + len; ++j)
+                   gs_butterfly<L - w>(x[j], x[j + len], kPz.z[w][g][blk], kPz.zt[w][g][blk]);
+         }()),
+         ...);
+      }
+      (std::make_integer_sequence<int, W>{});
       PQKEM_UNROLL for (int j = 0; j < kB; ++j) out[j][blk] = x[j];
     }
-    for (int blk = 0; blk < kBlocks; ++blk)
-      PQKEM_UNROLL for (int j = 0; j < kB; ++j) a[blk * kB + j] = out[j][blk];
+    for (int blk = 0; blk < kBlocks; ++blk) PQKEM_UNROLL for (int j = 0; j < kB; ++j) a[blk * kB + j] = out[j][blk];
   }
 }
 

@@ -8,8 +8,8 @@
 
 namespace pqkem::mlkem {
 
-constexpr int kN = 256;            ///< polynomial degree n
-constexpr std::size_t kSymBytes = 32;  ///< seeds, hashes, messages and shared secrets
+constexpr int kN = 256;                  ///< polynomial degree n
+constexpr std::size_t kSymBytes = 32;    ///< seeds, hashes, messages and shared secrets
 constexpr std::size_t kPolyBytes = 384;  ///< ByteEncode_12 of one polynomial
 
 template <int K, int Eta1, int Du, int Dv>
@@ -20,8 +20,8 @@ struct ParamSet {
   static constexpr int du = Du;
   static constexpr int dv = Dv;
 
-  static constexpr std::size_t ek_bytes = kPolyBytes * K + kSymBytes;          // FIPS 203 (ek)
-  static constexpr std::size_t dk_pke_bytes = kPolyBytes * K;                  // K-PKE dk
+  static constexpr std::size_t ek_bytes = kPolyBytes * K + kSymBytes;               // FIPS 203 (ek)
+  static constexpr std::size_t dk_pke_bytes = kPolyBytes * K;                       // K-PKE dk
   static constexpr std::size_t dk_bytes = dk_pke_bytes + ek_bytes + 2 * kSymBytes;  // dk_pke||ek||H(ek)||z
   static constexpr std::size_t c1_bytes = 32 * static_cast<std::size_t>(Du) * K;
   static constexpr std::size_t c2_bytes = 32 * static_cast<std::size_t>(Dv);

@@ -23,8 +23,10 @@ struct alignas(64) NttPoly {
   std::array<std::int16_t, kN> c{};
 };
 
-template <int K> using PolyVec = std::array<Poly, K>;
-template <int K> using NttPolyVec = std::array<NttPoly, K>;
+template <int K>
+using PolyVec = std::array<Poly, K>;
+template <int K>
+using NttPolyVec = std::array<NttPoly, K>;
 
 /// Coefficient-wise Barrett reduction. Out: |c_i| <= (q-1)/2.
 template <class P>

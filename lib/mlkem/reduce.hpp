@@ -7,7 +7,6 @@
 
 namespace pqkem::mlkem {
 
-
 /// Montgomery reduction. In: -q 2^15 <= a < q 2^15. Out: r == a * R^-1 (mod q), |r| < q.
 constexpr std::int16_t montgomery_reduce(std::int32_t a) noexcept {
   const auto t = static_cast<std::int16_t>(static_cast<std::int16_t>(a) * kQInv);
@@ -30,9 +29,7 @@ constexpr std::int16_t barrett_reduce(std::int16_t a) noexcept {
 }
 
 /// Maps a representative in (-q, q) to the canonical one in [0, q).
-constexpr std::int16_t to_canonical(std::int16_t a) noexcept {
-  return static_cast<std::int16_t>(a + ((a >> 15) & kQ));
-}
+constexpr std::int16_t to_canonical(std::int16_t a) noexcept { return static_cast<std::int16_t>(a + ((a >> 15) & kQ)); }
 
 /// Subtracts q if a >= q. In: 0 <= a < 2q. Out: 0 <= r < q.
 constexpr std::int16_t cond_sub_q(std::int16_t a) noexcept {

@@ -38,30 +38,54 @@ concept NtruBackend = requires(Poly<P>& r, const Poly<P>& a, void* scratch, std:
                                ByteView m, const KeccakJob* jobs, int n) {
   { B::kImpl } -> std::convertible_to<Impl>;
   { B::kProductScratchBytes } -> std::convertible_to<std::size_t>;
-  { B::poly_mul_cyclic(r, a, a) } noexcept;
-  { B::poly_rq_mul(r, a, a) } noexcept;
-  { B::poly_sq_mul(r, a, a) } noexcept;
-  { B::poly_s3_mul(r, a, a) } noexcept;
-  { B::poly_rq_mul_in(r, a, a, scratch) } noexcept;
-  { B::poly_sq_mul_in(r, a, a, scratch) } noexcept;
-  { B::poly_s3_mul_in(r, a, a, scratch) } noexcept;
-  { B::template wipe_product_scratch<P>(scratch) } noexcept;
-  { B::poly_mul_x_minus_1(r, a) } noexcept;
-  { B::poly_r2_inv(r, a) } noexcept;
-  { B::poly_rq_inv(r, a) } noexcept;
-  { B::poly_s3_inv(r, a) } noexcept;
-  { B::sort_int32(x) } noexcept;
-  { B::sample_fixed_type(r, u) } noexcept;
-  { B::poly_s3_frombytes(r, in3) } noexcept;
-  { B::poly_sq_frombytes(r, inq) } noexcept;
-  { B::poly_rq_sum_zero_frombytes(r, inq) } noexcept;
-  { B::poly_rq_to_s3(r, a) } noexcept;
-  { B::poly_z3_to_zq(r, a) } noexcept;
-  { B::poly_trinary_zq_to_z3(r, a) } noexcept;
-  { B::poly_s3_tobytes(out3, a) } noexcept;
-  { B::poly_lift(r, a) } noexcept;
-  { B::sha3_256_pair(k, m, k, m, m) } noexcept;
-  { B::keccak_jobs(jobs, n) } noexcept;
+  { B::poly_mul_cyclic(r, a, a) }
+  noexcept;
+  { B::poly_rq_mul(r, a, a) }
+  noexcept;
+  { B::poly_sq_mul(r, a, a) }
+  noexcept;
+  { B::poly_s3_mul(r, a, a) }
+  noexcept;
+  { B::poly_rq_mul_in(r, a, a, scratch) }
+  noexcept;
+  { B::poly_sq_mul_in(r, a, a, scratch) }
+  noexcept;
+  { B::poly_s3_mul_in(r, a, a, scratch) }
+  noexcept;
+  { B::template wipe_product_scratch<P>(scratch) }
+  noexcept;
+  { B::poly_mul_x_minus_1(r, a) }
+  noexcept;
+  { B::poly_r2_inv(r, a) }
+  noexcept;
+  { B::poly_rq_inv(r, a) }
+  noexcept;
+  { B::poly_s3_inv(r, a) }
+  noexcept;
+  { B::sort_int32(x) }
+  noexcept;
+  { B::sample_fixed_type(r, u) }
+  noexcept;
+  { B::poly_s3_frombytes(r, in3) }
+  noexcept;
+  { B::poly_sq_frombytes(r, inq) }
+  noexcept;
+  { B::poly_rq_sum_zero_frombytes(r, inq) }
+  noexcept;
+  { B::poly_rq_to_s3(r, a) }
+  noexcept;
+  { B::poly_z3_to_zq(r, a) }
+  noexcept;
+  { B::poly_trinary_zq_to_z3(r, a) }
+  noexcept;
+  { B::poly_s3_tobytes(out3, a) }
+  noexcept;
+  { B::poly_lift(r, a) }
+  noexcept;
+  { B::sha3_256_pair(k, m, k, m, m) }
+  noexcept;
+  { B::keccak_jobs(jobs, n) }
+  noexcept;
 };
 
 /// The portable kernels (the `_ref` twins of poly.hpp, pack.hpp, sample.hpp, sort.hpp).
@@ -177,8 +201,8 @@ struct RefBackend {
     poly_lift_ref<P>(r, m);
   }
   /// k0 = SHA3-256(m0) and k1 = SHA3-256(m1a || m1b): decapsulation's shared key and rejection key.
-  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
-                            ByteView m1a, ByteView m1b) noexcept {
+  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1, ByteView m1a,
+                            ByteView m1b) noexcept {
     hash::sha3_256(k0, {m0});
     hash::sha3_256(k1, {m1a, m1b});
   }

@@ -133,8 +133,8 @@ struct Checked {
     B::poly_lift(r, m);
     expect_rq(r, "poly_lift");
   }
-  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
-                            ByteView m1a, ByteView m1b) noexcept {
+  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1, ByteView m1a,
+                            ByteView m1b) noexcept {
     B::sha3_256_pair(k0, m0, k1, m1a, m1b);
   }
   static void keccak_jobs(const KeccakJob* jobs, int n) noexcept { B::keccak_jobs(jobs, n); }

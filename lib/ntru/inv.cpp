@@ -100,9 +100,9 @@ void poly_s3_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   poly_mod_3_phi_n(r, t);
 }
 
-#define PQKEM_NTRU_INSTANTIATE_INV(P)                                \
-  template void poly_r2_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept;  \
-  template void poly_rq_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept;  \
+#define PQKEM_NTRU_INSTANTIATE_INV(P)                                  \
+  template void poly_r2_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept; \
+  template void poly_rq_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept; \
   template void poly_s3_inv_ref<P>(Poly<P>&, const Poly<P>&) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_INV)
 

@@ -49,9 +49,9 @@ void karatsuba(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b,
   std::uint16_t* z1 = scratch + 2 * h;  // 2h - 1 words
   std::uint16_t* next = scratch + 4 * h;
 
-  karatsuba(r, a, b, h, next);                   // z0 -> r[0 .. 2h-2]
+  karatsuba(r, a, b, h, next);  // z0 -> r[0 .. 2h-2]
   r[2 * h - 1] = 0;
-  karatsuba(r + 2 * h, a + h, b + h, l, next);   // z2 -> r[2h .. 2n-2]
+  karatsuba(r + 2 * h, a + h, b + h, l, next);  // z2 -> r[2h .. 2n-2]
 
   for (std::size_t i = 0; i < l; ++i) {
     sa[i] = static_cast<std::uint16_t>(a[i] + a[h + i]);
@@ -108,12 +108,11 @@ template <class P>
 void poly_mul_x_minus_1_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // (x - 1) a = sum_i (a_{i-1} - a_i) x^i, indices mod n.
   const std::uint16_t last = a.c[P::n - 1];
-  for (std::size_t i = P::n - 1; i > 0; --i)
-    r.c[i] = static_cast<std::uint16_t>((a.c[i - 1] - a.c[i]) & (P::q - 1));
+  for (std::size_t i = P::n - 1; i > 0; --i) r.c[i] = static_cast<std::uint16_t>((a.c[i - 1] - a.c[i]) & (P::q - 1));
   r.c[0] = static_cast<std::uint16_t>((last - a.c[0]) & (P::q - 1));
 }
 
-#define PQKEM_NTRU_INSTANTIATE_MUL(P)                                          \
+#define PQKEM_NTRU_INSTANTIATE_MUL(P)                                                      \
   template void poly_mul_cyclic_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept; \
   template void poly_rq_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \
   template void poly_sq_mul_ref<P>(Poly<P>&, const Poly<P>&, const Poly<P>&) noexcept;     \

@@ -35,7 +35,8 @@ void owcpa_enc(std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, c
 /// r_{n-1} = 0). By Proposition 1 of [Schanck 2018, eprint 2018/1174] these checks replace
 /// re-encryption. Constant time: the result is a value, never a branch.
 template <class P, class B>
-std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> c,
+std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm,
+                        std::span<const std::uint8_t, P::owcpa_ct_bytes> c,
                         std::span<const std::uint8_t, P::owcpa_sk_bytes> sk) noexcept;
 
 }  // namespace pqkem::ntru

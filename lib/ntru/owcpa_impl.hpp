@@ -96,7 +96,7 @@ std::uint32_t owcpa_keypair(std::span<std::uint8_t, P::owcpa_pk_bytes> pk,
 
   B::poly_z3_to_zq(f, f);
   B::poly_z3_to_zq(g, g);
-  if constexpr (P::hrss) B::poly_mul_x_minus_1(g, g);  // HRSS: g <- (x - 1) g
+  if constexpr (P::hrss) B::poly_mul_x_minus_1(g, g);                         // HRSS: g <- (x - 1) g
   for (auto& x : g.c) x = static_cast<std::uint16_t>((3u * x) & (P::q - 1));  // g <- 3 g
 
   B::poly_rq_mul(gf, g, f);
@@ -117,7 +117,8 @@ void owcpa_enc(std::span<std::uint8_t, P::owcpa_ct_bytes> c, const Poly<P>& r, c
 }
 
 template <class P, class B>
-std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm, std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
+std::uint32_t owcpa_dec(std::span<std::uint8_t, P::owcpa_msg_bytes> rm,
+                        std::span<const std::uint8_t, P::owcpa_ct_bytes> ciphertext,
                         std::span<const std::uint8_t, P::owcpa_sk_bytes> sk) noexcept {
   constexpr std::size_t t = P::pack_trinary_bytes;
   // Five polynomials, reused (each one is written in full before it is read again): f holds f,

@@ -97,8 +97,8 @@ inline void decode_group(std::uint16_t* c, const std::uint8_t* in) noexcept {
 template <class P>
 struct SqLayout {
   static constexpr int D = P::logq;
-  static constexpr std::size_t groups = P::pack_deg / 8;      // whole groups of eight
-  static constexpr std::size_t rest = P::pack_deg % 8;        // coefficients in the last group
+  static constexpr std::size_t groups = P::pack_deg / 8;  // whole groups of eight
+  static constexpr std::size_t rest = P::pack_deg % 8;    // coefficients in the last group
   static constexpr std::size_t rest_bytes = P::pack_q_bytes - groups * D;
   static_assert(rest_bytes == (rest * D + 7) / 8 && rest_bytes < static_cast<std::size_t>(D));
 };
@@ -271,14 +271,14 @@ std::uint32_t q_encoding_is_canonical(std::span<const std::uint8_t, P::pack_q_by
   }
 }
 
-#define PQKEM_NTRU_INSTANTIATE_PACK(P)                                                                         \
-  template void poly_sq_tobytes<P>(std::span<std::uint8_t, P::pack_q_bytes>, const Poly<P>&) noexcept;        \
-  template void poly_sq_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_q_bytes>) noexcept;      \
-  template void poly_rq_sum_zero_tobytes<P>(std::span<std::uint8_t, P::pack_q_bytes>, const Poly<P>&) noexcept; \
+#define PQKEM_NTRU_INSTANTIATE_PACK(P)                                                                                \
+  template void poly_sq_tobytes<P>(std::span<std::uint8_t, P::pack_q_bytes>, const Poly<P>&) noexcept;                \
+  template void poly_sq_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_q_bytes>) noexcept;          \
+  template void poly_rq_sum_zero_tobytes<P>(std::span<std::uint8_t, P::pack_q_bytes>, const Poly<P>&) noexcept;       \
   template void poly_rq_sum_zero_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_q_bytes>) noexcept; \
-  template void poly_s3_tobytes_ref<P>(std::span<std::uint8_t, P::pack_trinary_bytes>, const Poly<P>&) noexcept;  \
-  template void poly_s3_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_trinary_bytes>) noexcept; \
-  template std::uint32_t s3_encoding_is_canonical<P>(std::span<const std::uint8_t, P::pack_trinary_bytes>) noexcept; \
+  template void poly_s3_tobytes_ref<P>(std::span<std::uint8_t, P::pack_trinary_bytes>, const Poly<P>&) noexcept;      \
+  template void poly_s3_frombytes_ref<P>(Poly<P>&, std::span<const std::uint8_t, P::pack_trinary_bytes>) noexcept;    \
+  template std::uint32_t s3_encoding_is_canonical<P>(std::span<const std::uint8_t, P::pack_trinary_bytes>) noexcept;  \
   template std::uint32_t q_encoding_is_canonical<P>(std::span<const std::uint8_t, P::pack_q_bytes>) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_PACK)
 

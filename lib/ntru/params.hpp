@@ -27,34 +27,34 @@ constexpr int multiplicative_order(int a, int n) {
 
 template <int N, int LogQ, Variant V>
 struct ParamSet {
-  static constexpr int n = N;                      ///< ring degree: R = Z[x]/(x^n - 1)
+  static constexpr int n = N;  ///< ring degree: R = Z[x]/(x^n - 1)
   static constexpr int logq = LogQ;
-  static constexpr std::uint32_t q = 1u << LogQ;   ///< a power of two: mod q is a mask
+  static constexpr std::uint32_t q = 1u << LogQ;  ///< a power of two: mod q is a mask
   static constexpr bool hps = V == Variant::hps;
   static constexpr bool hrss = V == Variant::hrss;
   /// HPS fixed-type weight: q/8 - 2 nonzero coefficients (half 1, half -1). 0 for HRSS.
   static constexpr int weight = hps ? static_cast<int>(q / 8) - 2 : 0;
 
   // Uniform bytes consumed by the samplers (reference code, params.h).
-  static constexpr std::size_t sample_iid_bytes = N - 1;                 // one byte per coefficient
+  static constexpr std::size_t sample_iid_bytes = N - 1;                  // one byte per coefficient
   static constexpr std::size_t sample_ft_bytes = (30 * (N - 1) + 7) / 8;  // 30 bits per coefficient
   static constexpr std::size_t sample_fg_bytes = hps ? sample_iid_bytes + sample_ft_bytes : 2 * sample_iid_bytes;
   static constexpr std::size_t sample_rm_bytes = hps ? sample_iid_bytes + sample_ft_bytes : 2 * sample_iid_bytes;
 
   // Encodings: only the first n - 1 coefficients are stored (coefficient n - 1 is implied).
   static constexpr std::size_t pack_deg = N - 1;
-  static constexpr std::size_t pack_trinary_bytes = (pack_deg + 4) / 5;       // 5 trits per byte
-  static constexpr std::size_t pack_q_bytes = (LogQ * pack_deg + 7) / 8;      // logq bits each, LSB first
+  static constexpr std::size_t pack_trinary_bytes = (pack_deg + 4) / 5;   // 5 trits per byte
+  static constexpr std::size_t pack_q_bytes = (LogQ * pack_deg + 7) / 8;  // logq bits each, LSB first
   static constexpr unsigned pack_q_pad_bits = static_cast<unsigned>(8 * pack_q_bytes - LogQ * pack_deg);
 
-  static constexpr std::size_t owcpa_msg_bytes = 2 * pack_trinary_bytes;      // packed r || m
-  static constexpr std::size_t owcpa_pk_bytes = pack_q_bytes;                 // h
+  static constexpr std::size_t owcpa_msg_bytes = 2 * pack_trinary_bytes;                // packed r || m
+  static constexpr std::size_t owcpa_pk_bytes = pack_q_bytes;                           // h
   static constexpr std::size_t owcpa_sk_bytes = 2 * pack_trinary_bytes + pack_q_bytes;  // f || f_3^-1 || h_q^-1
   static constexpr std::size_t owcpa_ct_bytes = pack_q_bytes;
   static constexpr std::size_t prf_key_bytes = 32;
 
   static constexpr std::size_t pk_bytes = owcpa_pk_bytes;
-  static constexpr std::size_t sk_bytes = owcpa_sk_bytes + prf_key_bytes;     // ... || PRF key
+  static constexpr std::size_t sk_bytes = owcpa_sk_bytes + prf_key_bytes;  // ... || PRF key
   static constexpr std::size_t ct_bytes = owcpa_ct_bytes;
   static constexpr std::size_t ss_bytes = 32;
 

@@ -1,7 +1,6 @@
 // NTRU reductions mod Phi_n, representation changes between Z3 and Zq, and the message lift.
 #include "ntru/poly.hpp"
 
-
 namespace pqkem::ntru {
 
 template <class P>
@@ -71,7 +70,7 @@ void poly_lift_ref(Poly<P>& r, const Poly<P>& m) noexcept {
     constexpr std::uint32_t n_inv_mod_3 = P::n % 3;
     static_assert(n_inv_mod_3 != 0);
     std::uint32_t m1 = 0;
-    for (std::size_t i = 0; i < P::n; ++i) m1 += mm.c[i];  // <= 2n
+    for (std::size_t i = 0; i < P::n; ++i) m1 += mm.c[i];           // <= 2n
     const std::uint32_t k = mod3(3 * 2 * P::n - m1 * n_inv_mod_3);  // -m(1)/n mod 3 (non-negative)
     // The prefix sums first, without reduction (at most 4 (n - 1) < 2^16: a one-add dependency
     // chain instead of a multiply-based mod 3 per step), then -prefix mod 3 in a loop that
@@ -95,12 +94,12 @@ void poly_lift_ref(Poly<P>& r, const Poly<P>& m) noexcept {
   }
 }
 
-#define PQKEM_NTRU_INSTANTIATE_POLY(P)                                            \
+#define PQKEM_NTRU_INSTANTIATE_POLY(P)                                           \
   template void poly_mod_3_phi_n<P>(Poly<P>&, const Poly<P>&) noexcept;          \
   template void poly_mod_q_phi_n<P>(Poly<P>&, const Poly<P>&) noexcept;          \
-  template void poly_rq_to_s3_ref<P>(Poly<P>&, const Poly<P>&) noexcept;             \
-  template void poly_z3_to_zq_ref<P>(Poly<P>&, const Poly<P>&) noexcept;             \
-  template void poly_trinary_zq_to_z3_ref<P>(Poly<P>&, const Poly<P>&) noexcept;     \
+  template void poly_rq_to_s3_ref<P>(Poly<P>&, const Poly<P>&) noexcept;         \
+  template void poly_z3_to_zq_ref<P>(Poly<P>&, const Poly<P>&) noexcept;         \
+  template void poly_trinary_zq_to_z3_ref<P>(Poly<P>&, const Poly<P>&) noexcept; \
   template void poly_lift_ref<P>(Poly<P>&, const Poly<P>&) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_POLY)
 

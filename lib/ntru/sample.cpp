@@ -93,9 +93,9 @@ void expand_coins(std::span<const std::uint8_t, kCoinSeedBytes> seed, std::span<
   if (n > 0) run(jobs, n);
 }
 
-#define PQKEM_NTRU_INSTANTIATE_SAMPLE(P)                                                                     \
-  template void sample_iid<P>(Poly<P>&, IidBytes<P>) noexcept;                                               \
-  template void sample_iid_plus<P>(Poly<P>&, IidBytes<P>) noexcept;                                          \
+#define PQKEM_NTRU_INSTANTIATE_SAMPLE(P)                            \
+  template void sample_iid<P>(Poly<P>&, IidBytes<P>) noexcept;      \
+  template void sample_iid_plus<P>(Poly<P>&, IidBytes<P>) noexcept; \
   template void sample_fixed_type_ref<P>(Poly<P>&, const std::uint8_t*) noexcept;
 PQKEM_NTRU_FOR_EACH_PARAMS(PQKEM_NTRU_INSTANTIATE_SAMPLE)
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <span>
 
-#include "ntru/poly.hpp"
 #include "keccak_job.hpp"
+#include "ntru/poly.hpp"
 
 namespace pqkem::ntru {
 

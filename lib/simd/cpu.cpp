@@ -28,8 +28,8 @@ CpuFeatures detect() noexcept {
   bool ymm_enabled = false, zmm_enabled = false;
   if (osxsave) {
     const std::uint64_t xcr0 = read_xcr0();
-    ymm_enabled = (xcr0 & 0x6) == 0x6;      // SSE and AVX state
-    zmm_enabled = (xcr0 & 0xe6) == 0xe6;    // plus opmask and ZMM state
+    ymm_enabled = (xcr0 & 0x6) == 0x6;    // SSE and AVX state
+    zmm_enabled = (xcr0 & 0xe6) == 0xe6;  // plus opmask and ZMM state
   }
   if (__get_cpuid_max(0, nullptr) >= 7) {
     __cpuid_count(7, 0, a, b, c, d);

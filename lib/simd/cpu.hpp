@@ -8,15 +8,15 @@
 namespace pqkem::simd {
 
 struct CpuFeatures {
-  bool avx2 = false;    ///< AVX2 instructions present *and* YMM state enabled by the OS
-  bool bmi1 = false;    ///< andn (the Keccak chi step)
+  bool avx2 = false;  ///< AVX2 instructions present *and* YMM state enabled by the OS
+  bool bmi1 = false;  ///< andn (the Keccak chi step)
   bool bmi2 = false;
   bool popcnt = false;
   bool pclmul = false;  ///< PCLMULQDQ (carry-less multiplication)
   /// AVX-512 foundation, with the opmask and ZMM state enabled by the OS (XCR0 bits 5-7).
   bool avx512f = false;
-  bool avx512vl = false;     ///< the AVX-512 instructions on 128/256-bit registers
-  bool avx512bw = false;     ///< 8/16-bit lanes
+  bool avx512vl = false;  ///< the AVX-512 instructions on 128/256-bit registers
+  bool avx512bw = false;  ///< 8/16-bit lanes
   bool avx512dq = false;
   bool avx512vbmi = false;   ///< vpermb
   bool avx512vbmi2 = false;  ///< vpcompressw (rejection sampling), vpshldv

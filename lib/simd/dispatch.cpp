@@ -83,9 +83,8 @@ Impl active_impl() noexcept {
 
 void set_impl(Impl impl) {
   if (!impl_usable(impl))
-    throw Error(Errc::bad_argument,
-                "implementation '" + std::string(impl_name(impl)) + "' is not usable: " +
-                    std::string(impl_unusable_reason(impl)));
+    throw Error(Errc::bad_argument, "implementation '" + std::string(impl_name(impl)) +
+                                        "' is not usable: " + std::string(impl_unusable_reason(impl)));
   g_impl.store(static_cast<int>(impl), std::memory_order_release);
 }
 

@@ -74,7 +74,8 @@ std::set<std::string> entries(const std::string& text, std::size_t rounds = 2) {
     EXPECT_EQ(e.at("value").get<std::int64_t>(), lowest);
     EXPECT_GT(e.at("timer_granularity").get<std::int64_t>(), 0);
     EXPECT_GT(e.at("reference").at("loop").get<std::int64_t>(), 0);
-    EXPECT_TRUE(names.insert(e.at("name").get<std::string>()).second) << "duplicate " << e.at("name").get<std::string>();
+    EXPECT_TRUE(names.insert(e.at("name").get<std::string>()).second)
+        << "duplicate " << e.at("name").get<std::string>();
   }
   return names;
 }
@@ -105,12 +106,12 @@ TEST(Bench, OperationsJsonHasEveryAlgorithmAndOperation) {
 TEST(Bench, HybridsComeWithX25519RowsAndKernels) {
   const Outcome r = run("bench -a X25519MLKEM768 --impl portable --iterations 10 --rounds 2 --json");
   ASSERT_EQ(r.exit_code, 0);
-  const std::set<std::string> expected = {
-      "X25519MLKEM768 keypair (portable)", "X25519MLKEM768 encaps (portable)", "X25519MLKEM768 decaps (portable)",
-      "X25519 keypair (libsodium)",        "X25519 encaps (libsodium)",        "X25519 decaps (libsodium)"};
+  const std::set<std::string> expected = {"X25519MLKEM768 keypair (portable)", "X25519MLKEM768 encaps (portable)",
+                                          "X25519MLKEM768 decaps (portable)",  "X25519 keypair (libsodium)",
+                                          "X25519 encaps (libsodium)",         "X25519 decaps (libsodium)"};
   EXPECT_EQ(entries(r.out), expected);
-  EXPECT_EQ(entries(run("bench -a ML-KEM-768 --impl portable --iterations 10 --rounds 2 --json").out).count(
-                "X25519 keypair (libsodium)"),
+  EXPECT_EQ(entries(run("bench -a ML-KEM-768 --impl portable --iterations 10 --rounds 2 --json").out)
+                .count("X25519 keypair (libsodium)"),
             0u);
   const auto kernels = entries(run("bench --kernels -a X-Wing --impl portable --iterations 10 --rounds 2 --json").out);
   const std::set<std::string> want_kernels = {
@@ -152,8 +153,8 @@ void write_baseline(const std::string& path, const std::set<std::string>& names,
   std::string out = "[\n";
   for (const auto& name : names) {
     if (out.size() > 2) out += ",\n";
-    out += "  {\"name\": \"" + name + "\", \"unit\": \"ticks\", \"value\": " + std::to_string(value) +
-           ", \"extra\": \"\"";
+    out +=
+        "  {\"name\": \"" + name + "\", \"unit\": \"ticks\", \"value\": " + std::to_string(value) + ", \"extra\": \"\"";
     if (!rounds.empty()) {
       out += ", \"rounds\": [";
       for (std::size_t i = 0; i < rounds.size(); ++i) out += (i ? ", " : "") + std::to_string(rounds[i]);
@@ -196,7 +197,8 @@ TEST(Bench, BaselineOfAnotherImplementationIsMatchedByMeasurement) {
   if (other.empty()) GTEST_SKIP() << "only the portable implementation is usable here";
   const std::string base = testing::TempDir() + "pqkem_bench_base_impl.json";
   std::set<std::string> names;
-  for (const char* op : {"keypair", "encaps", "decaps"}) names.insert(std::string("ML-KEM-512 ") + op + " (" + other + ")");
+  for (const char* op : {"keypair", "encaps", "decaps"})
+    names.insert(std::string("ML-KEM-512 ") + op + " (" + other + ")");
   write_baseline(base, names, 10, {10, 10});
   const Outcome r = run(kQuick + "--impl portable --baseline " + base);
   EXPECT_EQ(r.exit_code, 0);
@@ -210,7 +212,8 @@ TEST(Bench, BaselineErrors) {
   EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
   std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 5, "rounds": []}])J";
   EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
-  std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 5, "rounds": [5, -1]}])J";
+  std::ofstream(base)
+      << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 5, "rounds": [5, -1]}])J";
   EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
   std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": "ticks", "value": 0}])J";
   EXPECT_EQ(run(kQuick + "--baseline " + base).exit_code, 1);
@@ -234,7 +237,7 @@ TEST(BenchStats, SummaryIsTheLowestRoundAndTheMiddleRoundsExcess) {
   using pqkem::cli::bench_stats::summarize;
   const auto s = summarize({150, 100, 102, 200, 101});
   EXPECT_DOUBLE_EQ(s.best, 100);
-  EXPECT_NEAR(*s.spread, 0.02, 1e-12);  // middle round 102
+  EXPECT_NEAR(*s.spread, 0.02, 1e-12);                               // middle round 102
   EXPECT_NEAR(*summarize({100, 100, 200, 200}).spread, 1.0, 1e-12);  // even: the upper middle
   EXPECT_DOUBLE_EQ(*summarize({7}).spread, 0);
 }
@@ -270,7 +273,8 @@ TEST(Bench, KernelsFollowImpl) {
   for (const std::string_view impl_name : pqkem::simd::usable_implementations()) {
     const std::string impl(impl_name);
     for (const char* alg : {"ML-KEM-768", "ntruhps2048509"}) {
-      const Outcome r = run(std::string("bench --kernels -a ") + alg + " --impl " + impl + " --iterations 10 --rounds 2 --json");
+      const Outcome r =
+          run(std::string("bench --kernels -a ") + alg + " --impl " + impl + " --iterations 10 --rounds 2 --json");
       ASSERT_EQ(r.exit_code, 0) << alg << " " << impl;
       const auto names = entries(r.out);
       EXPECT_FALSE(names.empty());
@@ -289,7 +293,8 @@ TEST(Bench, KernelsFollowImpl) {
   EXPECT_EQ(run("bench --ntt-plans --impl avx2 --iterations 1").exit_code, 2);
   // The library's list follows the same rule.
   for (const auto& info : pqkem::all_schemes())
-    for (const auto& k : pqkem::bench::kernels(info.scheme, {pqkem::simd::Impl::portable})) EXPECT_EQ(k.impl, "portable");
+    for (const auto& k : pqkem::bench::kernels(info.scheme, {pqkem::simd::Impl::portable}))
+      EXPECT_EQ(k.impl, "portable");
 }
 
 // Labels that quote a size or a rank quote this parameter set's.
@@ -315,7 +320,8 @@ TEST(Bench, KernelLabelsFollowTheParameterSet) {
     EXPECT_EQ(h, impls.size()) << info.name;
     EXPECT_EQ(inner, impls.size()) << info.name;
   }
-  const auto names = entries(run("bench --kernels -a ML-KEM-512 --impl portable --iterations 10 --rounds 2 --json").out);
+  const auto names =
+      entries(run("bench --kernels -a ML-KEM-512 --impl portable --iterations 10 --rounds 2 --json").out);
   EXPECT_EQ(names.count("ML-KEM-512 kernel H (SHA3-256 of a 800 B ek) (portable)"), 1u);
   EXPECT_EQ(names.count("ML-KEM-512 kernel inner product k=2 (+reduce) (portable)"), 1u);
 }
@@ -325,8 +331,8 @@ TEST(Bench, TableReportsTimerGranularity) {
   const Outcome r = run(kQuick);
   ASSERT_EQ(r.exit_code, 0);
   const auto granularity = number_after(r.out, "timer granularity: ");
-  ASSERT_TRUE(granularity && r.out.find("timer granularity: " + std::to_string(*granularity) + " ticks") !=
-                                 std::string::npos)
+  ASSERT_TRUE(granularity &&
+              r.out.find("timer granularity: " + std::to_string(*granularity) + " ticks") != std::string::npos)
       << r.out;
   EXPECT_GT(*granularity, 0u);
 }
@@ -334,8 +340,7 @@ TEST(Bench, TableReportsTimerGranularity) {
 // Every row of the table lines up with its header, whatever the length of its names: the
 // spread column's '%' sits where the header's "spread" ends, in every row.
 TEST(Bench, TableColumnsLineUpForEveryRowName) {
-  const Outcome r =
-      run("bench --kernels -a ML-KEM-768 -a ntruhps2048509 --impl all --iterations 1 --rounds 1");
+  const Outcome r = run("bench --kernels -a ML-KEM-768 -a ntruhps2048509 --impl all --iterations 1 --rounds 1");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   std::istringstream lines(r.out);
   std::string line;

@@ -14,7 +14,11 @@ using pqkem::cli::json_string;
 using pqkem::cli::JsonValue;
 
 TEST(JsonWriter, ControlCharactersAreEscaped) {
-  EXPECT_EQ(json_string(std::string("a\x01""b\x1f""c\x7f", 6)), "\"a\\u0001b\\u001fc\x7f\"");
+  EXPECT_EQ(json_string(std::string("a\x01"
+                                    "b\x1f"
+                                    "c\x7f",
+                                    6)),
+            "\"a\\u0001b\\u001fc\x7f\"");
   EXPECT_EQ(json_string("tab\there\nnew \"q\" \\ \r\b\f"), "\"tab\\there\\nnew \\\"q\\\" \\\\ \\u000d\\u0008\\u000c\"");
   // Every byte below 0x80 survives a round trip through a JSON parser.
   std::string all;

@@ -129,7 +129,9 @@ TEST_P(Api, DecapsulationKeyHashCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllMlKem, Api, ::testing::Values(Scheme::MlKem512, Scheme::MlKem768, Scheme::MlKem1024),
-                         [](const auto& p) { return std::string(scheme_info(p.param).name).replace(2, 1, "").replace(5, 1, ""); });
+                         [](const auto& p) {
+                           return std::string(scheme_info(p.param).name).replace(2, 1, "").replace(5, 1, "");
+                         });
 
 TEST(Schemes, NamesAndSizes) {
   EXPECT_EQ(parse_scheme("ML-KEM-768"), Scheme::MlKem768);

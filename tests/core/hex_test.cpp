@@ -49,10 +49,10 @@ TEST(Hex, DecodeMixedCaseOddLengthAndBadDigits) {
   ASSERT_TRUE(decode("00ffAb7F", out.data()));
   EXPECT_EQ(out, (std::array<std::uint8_t, 4>{0x00, 0xff, 0xab, 0x7f}));
   EXPECT_TRUE(decode("", out.data()));
-  EXPECT_FALSE(decode("abc", out.data()));      // odd length
-  EXPECT_FALSE(decode("0g", out.data()));       // bad digit, low nibble
-  EXPECT_FALSE(decode("g0", out.data()));       // bad digit, high nibble
-  EXPECT_FALSE(decode("00 1", out.data()));     // whitespace is not a digit
+  EXPECT_FALSE(decode("abc", out.data()));   // odd length
+  EXPECT_FALSE(decode("0g", out.data()));    // bad digit, low nibble
+  EXPECT_FALSE(decode("g0", out.data()));    // bad digit, high nibble
+  EXPECT_FALSE(decode("00 1", out.data()));  // whitespace is not a digit
   EXPECT_FALSE(decode("0x12", out.data()));
   EXPECT_FALSE(decode(std::string_view("0\0", 2), out.data()));
   EXPECT_FALSE(decode("\xc0\xb0", out.data()));  // bytes above 0x7f

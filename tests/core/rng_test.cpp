@@ -24,7 +24,9 @@ private:
   RandomSource m_saved;
 };
 
-bool all_zero(const std::uint8_t* p, std::size_t n) { return std::all_of(p, p + n, [](std::uint8_t b) { return b == 0; }); }
+bool all_zero(const std::uint8_t* p, std::size_t n) {
+  return std::all_of(p, p + n, [](std::uint8_t b) { return b == 0; });
+}
 
 /// Fills buffers of awkward sizes (getrandom returns at most 256 bytes per call when a signal
 /// arrives, and up to 32 MiB otherwise) and checks that every part of each was written, and

@@ -39,7 +39,8 @@ std::size_t peak_stack(const std::function<void()>& fn) {
   pthread_attr_setstack(&attr, stack, kThreadStack);
   pthread_t thread;
   const int rc = pthread_create(
-      &thread, &attr, [](void* p) -> void* {
+      &thread, &attr,
+      [](void* p) -> void* {
         (*static_cast<const std::function<void()>*>(p))();
         return nullptr;
       },

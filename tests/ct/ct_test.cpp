@@ -139,8 +139,10 @@ __attribute__((noinline)) void sink_even() { __asm__ volatile("" ::: "memory"); 
 
 /// Test-only, deliberately leaky: a branch on a secret bit.
 __attribute__((noinline)) void leaky_branch(const std::uint8_t* secret) {
-  if (secret[0] & 1) sink_odd();
-  else sink_even();
+  if (secret[0] & 1)
+    sink_odd();
+  else
+    sink_even();
 }
 
 /// Test-only, deliberately leaky: a table index derived from a secret (a cache-timing leak).
@@ -164,8 +166,9 @@ int selftest(std::string_view mode) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: pqkem_ct_test --impl portable|avx2 [--scheme NAME]\n"
-                       "       pqkem_ct_test --selftest branch|index|clean\n");
+  std::fprintf(stderr,
+               "usage: pqkem_ct_test --impl portable|avx2 [--scheme NAME]\n"
+               "       pqkem_ct_test --selftest branch|index|clean\n");
   return 2;
 }
 
@@ -175,10 +178,14 @@ int main(int argc, char** argv) {
   std::string impl_name, scheme_name, self;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string_view opt = argv[i];
-    if (opt == "--impl") impl_name = argv[i + 1];
-    else if (opt == "--scheme") scheme_name = argv[i + 1];
-    else if (opt == "--selftest") self = argv[i + 1];
-    else return usage();
+    if (opt == "--impl")
+      impl_name = argv[i + 1];
+    else if (opt == "--scheme")
+      scheme_name = argv[i + 1];
+    else if (opt == "--selftest")
+      self = argv[i + 1];
+    else
+      return usage();
   }
   if (argc % 2 == 0) return usage();
   if (!self.empty()) return selftest(self);

@@ -185,8 +185,10 @@ public:
       v.max_abs_t = std::fabs(test.t());
       v.difference = test.mean_difference();
       char buf[96];
-      if (i == 0) std::snprintf(buf, sizeof buf, "%s, uncropped", m_name);
-      else std::snprintf(buf, sizeof buf, "%s, below the %.1f%% quantile", m_name, 100 * quantile(i - 1));
+      if (i == 0)
+        std::snprintf(buf, sizeof buf, "%s, uncropped", m_name);
+      else
+        std::snprintf(buf, sizeof buf, "%s, below the %.1f%% quantile", m_name, 100 * quantile(i - 1));
       v.where = buf;
     }
   }
@@ -489,8 +491,8 @@ Bytes random_sk(const SchemeInfo& info, Rng& rng) {
 /// Keys and ciphertexts made before any timing (nothing is generated in a timed region).
 struct Pools {
   static constexpr std::size_t kSize = 128;
-  KeyCase fixed;                // class 0 of decaps.valid / decaps.invalid; the key of decaps.reject
-  std::vector<KeyCase> random;  // class 1 of decaps.valid / decaps.invalid
+  KeyCase fixed;                   // class 0 of decaps.valid / decaps.invalid; the key of decaps.reject
+  std::vector<KeyCase> random;     // class 1 of decaps.valid / decaps.invalid
   std::vector<KeyCase> fixed_key;  // valid and changed ciphertexts for fixed.sk (decaps.reject)
   Bytes keygen_coins, m, pk;       // keygen and encaps class 0; encaps's public key
   int median_norm = 0;             // ML-KEM keygen (see noise_norm)
@@ -539,23 +541,29 @@ std::vector<Experiment> experiments(const SchemeInfo& info, const Pools& p, Rng&
     list.push_back({"keygen", kc, nullptr, [s](ByteView in) { (void)pqkem::keygen_derand(s, in); },
                     [&p, &rng, k = mlkem_k(info)](std::span<std::uint8_t> in) {
                       const int cls = noise_norm::draw(in.first(32), k, p.median_norm, rng);
-                      if (cls == 0) std::copy(p.keygen_coins.begin() + 32, p.keygen_coins.end(), in.begin() + 32);
-                      else rng.fill(in.subspan(32));
+                      if (cls == 0)
+                        std::copy(p.keygen_coins.begin() + 32, p.keygen_coins.end(), in.begin() + 32);
+                      else
+                        rng.fill(in.subspan(32));
                       return cls;
                     }});
   } else {
     // NTRU derives nothing public from its coins by a data-dependent procedure: fixed vs random.
     list.push_back({"keygen", kc,
                     [&p, &rng](std::span<std::uint8_t> in, int cls) {
-                      if (cls == 0) std::copy(p.keygen_coins.begin(), p.keygen_coins.end(), in.begin());
-                      else rng.fill(in);
+                      if (cls == 0)
+                        std::copy(p.keygen_coins.begin(), p.keygen_coins.end(), in.begin());
+                      else
+                        rng.fill(in);
                     },
                     [s](ByteView in) { (void)pqkem::keygen_derand(s, in); }});
   }
   list.push_back({"encaps", ec,
                   [&p, &rng](std::span<std::uint8_t> in, int cls) {
-                    if (cls == 0) std::copy(p.m.begin(), p.m.end(), in.begin());
-                    else rng.fill(in);
+                    if (cls == 0)
+                      std::copy(p.m.begin(), p.m.end(), in.begin());
+                    else
+                      rng.fill(in);
                   },
                   // The public key is the same for both classes, so it stays where it is.
                   [s, &p](ByteView in) { (void)pqkem::encaps_derand(s, p.pk, in); }});
@@ -632,8 +640,10 @@ double canary_leak_ticks(ByteView reference, Rng& rng) {
   Bytes secret(reference.size());
   for (int i = 0; i < 200000; ++i) {
     const int cls = static_cast<int>(rng.next() >> 63);
-    if (cls == 0) std::copy(reference.begin(), reference.end(), secret.begin());
-    else rng.fill(secret);
+    if (cls == 0)
+      std::copy(reference.begin(), reference.end(), secret.begin());
+    else
+      rng.fill(secret);
     const std::uint64_t t0 = ticks();
     const bool eq = leaky_equal(secret.data(), reference.data(), secret.size());
     const std::uint64_t t1 = ticks();
@@ -686,19 +696,21 @@ Power canary_power(pqkem::simd::Impl impl, double seconds, std::size_t bytes, Rn
 
   // The rest of the input (a fixed key and ciphertext) is the same for both classes; the
   // secret is the reference itself (class 0) or random (class 1).
-  const Experiment canary{
-      "canary", skct + bytes,
-      [&](std::span<std::uint8_t> in, int cls) {
-        put(in, fixed.sk, fixed.ct);
-        const auto secret = in.subspan(skct);
-        if (cls == 0) std::copy(reference.begin(), reference.end(), secret.begin());
-        else rng.fill(secret);
-      },
-      [&](ByteView in) {
-        (void)pqkem::decaps(info.scheme, in.first(info.sk_bytes), in.subspan(info.sk_bytes, info.ct_bytes));
-        const bool eq = leaky_equal(in.data() + skct, reference.data(), bytes);
-        __asm__ volatile("" ::"r"(eq));
-      }};
+  const Experiment canary{"canary", skct + bytes,
+                          [&](std::span<std::uint8_t> in, int cls) {
+                            put(in, fixed.sk, fixed.ct);
+                            const auto secret = in.subspan(skct);
+                            if (cls == 0)
+                              std::copy(reference.begin(), reference.end(), secret.begin());
+                            else
+                              rng.fill(secret);
+                          },
+                          [&](ByteView in) {
+                            (void)pqkem::decaps(info.scheme, in.first(info.sk_bytes),
+                                                in.subspan(info.sk_bytes, info.ct_bytes));
+                            const bool eq = leaky_equal(in.data() + skct, reference.data(), bytes);
+                            __asm__ volatile("" ::"r"(eq));
+                          }};
 
   // Sizes, for the record: the operation and the leak, each as a median.
   std::vector<std::uint64_t> op;
@@ -708,12 +720,13 @@ Power canary_power(pqkem::simd::Impl impl, double seconds, std::size_t bytes, Rn
     op.push_back(ticks() - t0);
   }
   const double leak = canary_leak_ticks(reference, rng);
-  std::printf("canary: ML-KEM-768 decaps on %s (median %.0f ticks), then a compare that returns at the first\n"
-              "        differing byte of a %zu-byte secret: the fixed class (equal to the reference) takes\n"
-              "        %.0f ticks longer (the compare alone, 90%% trimmed means), %.2f%% of the operation;\n"
-              "        timer granularity %llu ticks\n",
-              std::string(pqkem::simd::impl_name(impl)).c_str(), median(op), bytes, leak, 100 * leak / median(op),
-              static_cast<unsigned long long>(timer_granularity()));
+  std::printf(
+      "canary: ML-KEM-768 decaps on %s (median %.0f ticks), then a compare that returns at the first\n"
+      "        differing byte of a %zu-byte secret: the fixed class (equal to the reference) takes\n"
+      "        %.0f ticks longer (the compare alone, 90%% trimmed means), %.2f%% of the operation;\n"
+      "        timer granularity %llu ticks\n",
+      std::string(pqkem::simd::impl_name(impl)).c_str(), median(op), bytes, leak, 100 * leak / median(op),
+      static_cast<unsigned long long>(timer_granularity()));
   char buf[320];
   if (!(leak >= kMinCanaryLeak)) {
     std::snprintf(buf, sizeof buf,
@@ -733,9 +746,10 @@ Power canary_power(pqkem::simd::Impl impl, double seconds, std::size_t bytes, Rn
     spent += budget * static_cast<double>(runs.size());
     best = std::max(best, runs.back().max_abs_t);
     if (leaky(runs)) {
-      std::printf("canary: leak detected (max |t| = %.2f, then %.2f > %.1f) in %.2f s each (attempt %d of %d): "
-                  "the test sees a %.0f-tick leak\n",
-                  runs[0].max_abs_t, runs.back().max_abs_t, kThreshold, budget, attempt, attempts, leak);
+      std::printf(
+          "canary: leak detected (max |t| = %.2f, then %.2f > %.1f) in %.2f s each (attempt %d of %d): "
+          "the test sees a %.0f-tick leak\n",
+          runs[0].max_abs_t, runs.back().max_abs_t, kThreshold, budget, attempt, attempts, leak);
       return Power::kDetected;
     }
     std::printf("canary: leak NOT detected (max |t| = %.2f) in %.2f s (attempt %d of %d)%s\n", runs.back().max_abs_t,
@@ -854,10 +868,11 @@ int main(int argc, char** argv) noexcept {
     const int n_experiments = static_cast<int>(schemes.size()) * 5;
     const double canary_seconds = total / kDefaultExperiments;
     total = seconds.value_or(total);
-    std::printf("pqkem_dudect: %s, %.1f s for %d experiments, classes differ in secret inputs, pass: max |t| < %.1f "
-                "(seed %016llx)\n",
-                std::string(pqkem::simd::impl_name(impl)).c_str(), total, n_experiments, kThreshold,
-                static_cast<unsigned long long>(seed));
+    std::printf(
+        "pqkem_dudect: %s, %.1f s for %d experiments, classes differ in secret inputs, pass: max |t| < %.1f "
+        "(seed %016llx)\n",
+        std::string(pqkem::simd::impl_name(impl)).c_str(), total, n_experiments, kThreshold,
+        static_cast<unsigned long long>(seed));
 
     // "No leak found" means something only if the harness can find one here and now: the
     // canary first, on the same implementation under the same load, with what the canary test

@@ -53,8 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ByteView content(data + 1, size - 1);
   const auto schemes = all_schemes();
   const unsigned a = (sel >> 2) & 15;  // bits 2-5: the -a scheme's index; past the list (15): none
-  const std::optional<Scheme> algorithm =
-      a < schemes.size() ? std::optional<Scheme>(schemes[a].scheme) : std::nullopt;
+  const std::optional<Scheme> algorithm = a < schemes.size() ? std::optional<Scheme>(schemes[a].scheme) : std::nullopt;
 
   try {
     switch (sel & 3) {
@@ -83,8 +82,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       default: {
         const MemFile f(content);
-        if (algorithm) (void)read_ciphertext(f.path(), *algorithm);
-        else (void)read_public_key(f.path(), std::nullopt);
+        if (algorithm)
+          (void)read_ciphertext(f.path(), *algorithm);
+        else
+          (void)read_public_key(f.path(), std::nullopt);
         break;
       }
     }

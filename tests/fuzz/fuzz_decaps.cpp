@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       sk = keygen_derand(info.scheme, coins).sk;
     } catch (const Error& e) {
       // NTRU refuses coins that sample f = 0 or g = 0 (no key pair exists): nothing to decapsulate.
-      fuzz::check(e.code() == Errc::bad_argument && info.family == pqkem::Family::Ntru, "keygen_derand refused its coins");
+      fuzz::check(e.code() == Errc::bad_argument && info.family == pqkem::Family::Ntru,
+                  "keygen_derand refused its coins");
       return 0;
     }
   } else {
@@ -46,8 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       SecretBytes ss = decaps(info.scheme, sk, ct);
       fuzz::check(ss.size() == info.ss_bytes, "shared secret has the wrong size");
       fuzz::check(ct.size() == info.ct_bytes, "decaps accepted a ciphertext of the wrong length");
-      if (first) fuzz::check(fuzz::same(first->data(), ss.data(), ss.size()), "implementations disagree on decaps");
-      else first = std::move(ss);
+      if (first)
+        fuzz::check(fuzz::same(first->data(), ss.data(), ss.size()), "implementations disagree on decaps");
+      else
+        first = std::move(ss);
     } catch (const Error&) {
       fuzz::check(!first, "decaps failed on one implementation only");
     }

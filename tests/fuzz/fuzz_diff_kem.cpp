@@ -29,7 +29,8 @@ std::optional<KeyPair> keygen_or_refusal(const SchemeInfo& info, const Bytes& kg
   try {
     return keygen_derand(info.scheme, kg);
   } catch (const Error& e) {
-    fuzz::check(e.code() == Errc::bad_argument && info.family == pqkem::Family::Ntru, "keygen_derand refused its coins");
+    fuzz::check(e.code() == Errc::bad_argument && info.family == pqkem::Family::Ntru,
+                "keygen_derand refused its coins");
     return std::nullopt;
   }
 }

@@ -9,9 +9,9 @@
 #include <array>
 #include <memory>
 
+#include "backends/backends.hpp"
 #include "fuzz_util.hpp"
 #include "hash.hpp"
-#include "backends/backends.hpp"
 #include "simd/dispatch.hpp"
 
 #if PQKEM_HAVE_AVX2

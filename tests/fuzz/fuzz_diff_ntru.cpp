@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "fuzz_util.hpp"
 #include "../ntru/kernel_table.hpp"
+#include "fuzz_util.hpp"
 #include "ntru/params.hpp"
 #include "ntru/poly.hpp"
 #include "simd/dispatch.hpp"

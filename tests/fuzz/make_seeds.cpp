@@ -30,8 +30,8 @@ Bytes pattern(std::size_t n, unsigned seed) {
 void write(const std::string& target, const std::string& name, ByteView bytes) {
   const fs::path dir = g_root / target;
   fs::create_directories(dir);
-  std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                   static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(dir / name, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
 Bytes cat(std::initializer_list<ByteView> parts) {
@@ -85,12 +85,15 @@ int main(int argc, char** argv) {
     };
     const std::uint8_t pk_raw[1] = {sel(1, false)}, sk_hex[1] = {sel(2, false)}, ct_a[1] = {sel(3, true)};
     write("fuzz_cli_input", n + "-pk-raw", cat({pk_raw, kp.pk}));
-    write("fuzz_cli_input", n + "-sk-hex", cat({sk_hex, ByteView(reinterpret_cast<const std::uint8_t*>(hex(kp.sk, true).data()), hex(kp.sk, true).size())}));
+    write("fuzz_cli_input", n + "-sk-hex",
+          cat({sk_hex,
+               ByteView(reinterpret_cast<const std::uint8_t*>(hex(kp.sk, true).data()), hex(kp.sk, true).size())}));
     write("fuzz_cli_input", n + "-ct-raw", cat({ct_a, e.ct}));
     if (info.seed_bytes != 0) {
       const std::uint8_t seed_a[1] = {sel(2, true)};
       const std::string s = hex(kg, false);
-      write("fuzz_cli_input", n + "-seed-hex", cat({seed_a, ByteView(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())}));
+      write("fuzz_cli_input", n + "-seed-hex",
+            cat({seed_a, ByteView(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())}));
     }
     if (keyfile::has_key_files(info.scheme)) {
       const Bytes spki = keyfile::encode_spki(info.scheme, kp.pk);
@@ -116,13 +119,15 @@ int main(int argc, char** argv) {
   }
   const std::uint8_t h0[1] = {0};
   write("fuzz_cli_input", "hex-plain", cat({h0, ByteView(reinterpret_cast<const std::uint8_t*>("00ff\n"), 5)}));
-  write("fuzz_cli_input", "hex-spaced", cat({h0, ByteView(reinterpret_cast<const std::uint8_t*>(" 0A bC\t\r\n1 2"), 12)}));
+  write("fuzz_cli_input", "hex-spaced",
+        cat({h0, ByteView(reinterpret_cast<const std::uint8_t*>(" 0A bC\t\r\n1 2"), 12)}));
   // Hostile inputs (no -a): hex with a 0x prefix and other text as a public key, odd hex as a
   // ciphertext, and a raw secret key of a wrong length that starts like DER (0x30, then a
   // long-form length), which must be read as raw bytes and never as DER.
   const std::uint8_t pub[1] = {1 | 15 << 2}, sec[1] = {2 | 15 << 2}, ct[1] = {3 | 15 << 2};
   write("fuzz_cli_input", "hostile-0x-hex", cat({pub, ByteView(reinterpret_cast<const std::uint8_t*>("0x00ff\n"), 7)}));
-  write("fuzz_cli_input", "hostile-text", cat({pub, ByteView(reinterpret_cast<const std::uint8_t*>("0123 not hex\n"), 13)}));
+  write("fuzz_cli_input", "hostile-text",
+        cat({pub, ByteView(reinterpret_cast<const std::uint8_t*>("0123 not hex\n"), 13)}));
   write("fuzz_cli_input", "hostile-odd-hex", cat({ct, ByteView(reinterpret_cast<const std::uint8_t*>("abc\n"), 4)}));
   const std::uint8_t der_like[2] = {0x30, 0x83};
   write("fuzz_cli_input", "hostile-raw-sk-sequence", cat({sec, der_like, pattern(2397, 400)}));

@@ -36,7 +36,8 @@ namespace {
 Bytes unhex(std::string_view h) {
   if (h.size() % 2 != 0) throw std::runtime_error("odd hex length");
   Bytes out(h.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(std::stoi(std::string(h.substr(2 * i, 2)), nullptr, 16));
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<std::uint8_t>(std::stoi(std::string(h.substr(2 * i, 2)), nullptr, 16));
   return out;
 }
 
@@ -81,8 +82,9 @@ Bytes x25519_base(ByteView sk) {
 /// {result, nonzero}.
 std::pair<Bytes, bool> x25519_shared(ByteView sk, ByteView u) {
   Bytes out(32, 0xAA);
-  const bool ok = x25519::shared(std::span<std::uint8_t, 32>(out.data(), 32), std::span<const std::uint8_t, 32>(sk.data(), 32),
-                                 std::span<const std::uint8_t, 32>(u.data(), 32));
+  const bool ok =
+      x25519::shared(std::span<std::uint8_t, 32>(out.data(), 32), std::span<const std::uint8_t, 32>(sk.data(), 32),
+                     std::span<const std::uint8_t, 32>(u.data(), 32));
   return {out, ok};
 }
 
@@ -301,7 +303,8 @@ TEST(XWing, CorruptedCiphertextGivesTheImplicitRejectionSecret) {
   const KeyPair kp = keygen_derand(Scheme::XWing, v.sk);
   const Bytes pk_x = bytes_of(slice(v.pk, 1184, 32));
   on_every_impl([&] {
-    for (const std::size_t at : {std::size_t{0}, std::size_t{700}, std::size_t{1087}, std::size_t{1088}, std::size_t{1119}}) {
+    for (const std::size_t at :
+         {std::size_t{0}, std::size_t{700}, std::size_t{1087}, std::size_t{1088}, std::size_t{1119}}) {
       SCOPED_TRACE("byte " + std::to_string(at));
       Bytes ct = v.ct;
       ct[at] ^= 0x01;
@@ -368,7 +371,8 @@ TEST_P(Hybrid, WrongLengthsAreErrors) {
     EXPECT_TRUE(throws(Errc::bad_length, [&] { (void)encaps(s, Bytes(n, 1)); })) << n;
   for (const std::size_t n : {info.ct_bytes - 1, info.ct_bytes + 1, std::size_t{1088}})
     EXPECT_TRUE(throws(Errc::bad_length, [&] { (void)decaps(s, kp.sk, Bytes(n, 1)); })) << n;
-  for (const std::size_t n : {info.sk_bytes - 1, info.sk_bytes + 1, info.seed_bytes - 1, info.seed_bytes + 1, std::size_t{2400}})
+  for (const std::size_t n :
+       {info.sk_bytes - 1, info.sk_bytes + 1, info.seed_bytes - 1, info.seed_bytes + 1, std::size_t{2400}})
     EXPECT_TRUE(throws(Errc::bad_length, [&] { (void)decaps(s, Bytes(n, 1), e.ct); })) << n;
   EXPECT_TRUE(throws(Errc::bad_length, [&] { (void)keygen_derand(s, Bytes(info.seed_bytes + 1, 1)); }));
   EXPECT_TRUE(throws(Errc::bad_length, [&] { (void)encaps_derand(s, kp.pk, Bytes(63, 1)); }));
@@ -403,8 +407,9 @@ TEST_P(Hybrid, TamperedExpandedKeyIsRejected) {
   EXPECT_TRUE(throws(Errc::invalid_decaps_key, [&] { (void)decaps(s, sk, e.ct); }));
 }
 
-INSTANTIATE_TEST_SUITE_P(Hybrids, Hybrid, ::testing::Values(Scheme::XWing, Scheme::X25519MlKem768),
-                         [](const auto& p) { return p.param == Scheme::XWing ? std::string("XWing") : std::string("X25519MlKem768"); });
+INSTANTIATE_TEST_SUITE_P(Hybrids, Hybrid, ::testing::Values(Scheme::XWing, Scheme::X25519MlKem768), [](const auto& p) {
+  return p.param == Scheme::XWing ? std::string("XWing") : std::string("X25519MlKem768");
+});
 
 // --- X25519MLKEM768: its halves are ML-KEM-768 and X25519 -------------------------------------
 

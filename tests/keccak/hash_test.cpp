@@ -17,7 +17,10 @@ namespace {
 std::string hex(std::span<const std::uint8_t> b) {
   static const char* d = "0123456789abcdef";
   std::string s;
-  for (auto c : b) { s += d[c >> 4]; s += d[c & 15]; }
+  for (auto c : b) {
+    s += d[c >> 4];
+    s += d[c & 15];
+  }
   return s;
 }
 
@@ -27,8 +30,9 @@ TEST(Hash, KnownAnswersForEmptyInput) {
   EXPECT_EQ(hex(h256), "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
   std::array<std::uint8_t, 64> h512{};
   sha3_512(h512, {});
-  EXPECT_EQ(hex(h512), "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a6"
-                       "15b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26");
+  EXPECT_EQ(hex(h512),
+            "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a6"
+            "15b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26");
   std::array<std::uint8_t, 16> s128{};
   shake128(s128, {});
   EXPECT_EQ(hex(s128), "7f9c2ba4e88f827d616045507605853e");
@@ -46,7 +50,8 @@ std::vector<std::uint8_t> openssl_digest(const char* name, ByteView in, std::siz
               EVP_DigestUpdate(ctx.get(), in.data(), in.size()) == 1);
   const bool xof = (EVP_MD_get_flags(md.get()) & EVP_MD_FLAG_XOF) != 0;
   unsigned len = 0;
-  EXPECT_EQ(xof ? EVP_DigestFinalXOF(ctx.get(), out.data(), outlen) : EVP_DigestFinal_ex(ctx.get(), out.data(), &len), 1);
+  EXPECT_EQ(xof ? EVP_DigestFinalXOF(ctx.get(), out.data(), outlen) : EVP_DigestFinal_ex(ctx.get(), out.data(), &len),
+            1);
   return out;
 }
 
@@ -146,8 +151,10 @@ TEST(Hash, IncrementalAbsorbAndSqueezeEqualOneShotForEveryChunking) {
       for (auto& c : in) c = static_cast<std::uint8_t>(rng());
       const std::size_t total = 1 + rng() % 3000;
       std::vector<std::uint8_t> expect(total);
-      if (kind == XofKind::shake128) shake128(expect, {in});
-      else shake256(expect, {in});
+      if (kind == XofKind::shake128)
+        shake128(expect, {in});
+      else
+        shake256(expect, {in});
 
       Xof xof(kind);
       for (std::size_t pos = 0; pos < in.size();) {  // absorb in random pieces, empty ones too

@@ -94,10 +94,14 @@ constexpr Kind kShake128{168, 0x1F}, kShake256{136, 0x1F}, kSha3_256{136, 0x06},
 
 std::vector<std::uint8_t> portable_sponge(const Kind& k, ByteView msg, std::size_t outlen) {
   std::vector<std::uint8_t> out(outlen);
-  if (k.rate == 168) hash::shake128(out, {msg});
-  else if (k.rate == 72) hash::sha3_512(std::span<std::uint8_t, 64>(out.data(), 64), {msg});
-  else if (k.ds == 0x1F) hash::shake256(out, {msg});
-  else hash::sha3_256(std::span<std::uint8_t, 32>(out.data(), 32), {msg});
+  if (k.rate == 168)
+    hash::shake128(out, {msg});
+  else if (k.rate == 72)
+    hash::sha3_512(std::span<std::uint8_t, 64>(out.data(), 64), {msg});
+  else if (k.ds == 0x1F)
+    hash::shake256(out, {msg});
+  else
+    hash::sha3_256(std::span<std::uint8_t, 32>(out.data(), 32), {msg});
   return out;
 }
 
@@ -137,9 +141,14 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) 
       out[i].assign(outlen[i], 0);
       sink[i].rate = kind[i].rate;
       sink[i].wanted = 1 + static_cast<std::size_t>(rng() % 4);
-      jobs[i] = {kind[i].rate, kind[i].ds, {msg[i].data(), msg[i].data() + split[i]}, {split[i], len - split[i]},
-                 consumer ? nullptr : out[i].data(), consumer ? 0 : outlen[i],
-                 consumer ? &BlockSink::take : nullptr, consumer ? &sink[i] : nullptr};
+      jobs[i] = {kind[i].rate,
+                 kind[i].ds,
+                 {msg[i].data(), msg[i].data() + split[i]},
+                 {split[i], len - split[i]},
+                 consumer ? nullptr : out[i].data(),
+                 consumer ? 0 : outlen[i],
+                 consumer ? &BlockSink::take : nullptr,
+                 consumer ? &sink[i] : nullptr};
     }
     run(jobs.data(), n);
     for (int i = 0; i < n; ++i) {

@@ -33,7 +33,8 @@ TEST(Rfc9935, PrivateKeysReadInEveryForm) {
   for (const auto& c : kRfcCases) {
     const auto want = keygen_derand(c.scheme, rfc_seed());
     for (const auto form : kForms) {
-      const std::string file = std::string("formats/rfc9935/") + c.name + "-" + std::string(keyfile::form_name(form)) + ".priv";
+      const std::string file =
+          std::string("formats/rfc9935/") + c.name + "-" + std::string(keyfile::form_name(form)) + ".priv";
       SCOPED_TRACE(file);
       const auto pem = keyfile::pem_decode(view_of(read_vector(file)));
       EXPECT_EQ(pem.label, "PRIVATE KEY");
@@ -68,7 +69,8 @@ TEST(Rfc9935, WritingReproducesTheFilesByteForByte) {
   for (const auto& c : kRfcCases) {
     const auto key = keyfile::private_key_from_seed(c.scheme, rfc_seed());
     for (const auto form : kForms) {
-      const std::string file = std::string("formats/rfc9935/") + c.name + "-" + std::string(keyfile::form_name(form)) + ".priv";
+      const std::string file =
+          std::string("formats/rfc9935/") + c.name + "-" + std::string(keyfile::form_name(form)) + ".priv";
       SCOPED_TRACE(file);
       const auto pem = keyfile::pem_encode(keyfile::kPemPrivateKey, keyfile::encode_pkcs8(key, form));
       EXPECT_EQ(string_of(pem), read_vector(file));
@@ -97,7 +99,8 @@ TEST(OpenSsl353, MlKem768EveryFormPemAndDer) {
   const auto pub_pem = keyfile::pem_decode(view_of(read_vector(dir + "mlkem768-pub.pem")));
   EXPECT_EQ(pub_pem.label, "PUBLIC KEY");
   EXPECT_TRUE(bytes_equal(keyfile::decode_spki(pub_pem.der).pk, pub.pk));
-  EXPECT_TRUE(bytes_equal(keyfile::encode_spki(Scheme::MlKem768, pub.pk), bytes_of(read_vector(dir + "mlkem768-pub.der"))));
+  EXPECT_TRUE(
+      bytes_equal(keyfile::encode_spki(Scheme::MlKem768, pub.pk), bytes_of(read_vector(dir + "mlkem768-pub.der"))));
   EXPECT_EQ(string_of(keyfile::pem_encode(keyfile::kPemPublicKey, keyfile::encode_spki(Scheme::MlKem768, pub.pk))),
             read_vector(dir + "mlkem768-pub.pem"));
 
@@ -137,7 +140,8 @@ TEST(OpenSsl353, MlKem512SeedAndPublicDer) {
   const auto pub = keyfile::decode_spki(bytes_of(read_vector(dir + "mlkem512-pub.der")));
   EXPECT_EQ(pub.scheme, Scheme::MlKem512);
   EXPECT_TRUE(bytes_equal(pub.pk, want.pk));
-  EXPECT_TRUE(bytes_equal(keyfile::encode_pkcs8(key, PrivateKeyForm::seed), bytes_of(read_vector(dir + "mlkem512-seed.der"))));
+  EXPECT_TRUE(
+      bytes_equal(keyfile::encode_pkcs8(key, PrivateKeyForm::seed), bytes_of(read_vector(dir + "mlkem512-seed.der"))));
 }
 
 }  // namespace

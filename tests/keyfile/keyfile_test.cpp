@@ -97,7 +97,8 @@ TEST(KeyFile, SchemesWithoutAnOidHaveNoKeyFiles) {
     EXPECT_EQ(keyfile::key_file_holds_seed_only(info.scheme), info.scheme == Scheme::XWing) << info.name;
     if (with_oid) continue;
     const auto kp = keygen(info.scheme);
-    EXPECT_TRUE(throws_with([&] { keyfile::encode_spki(info.scheme, kp.pk); }, Errc::bad_argument, "has no standard OID"));
+    EXPECT_TRUE(
+        throws_with([&] { keyfile::encode_spki(info.scheme, kp.pk); }, Errc::bad_argument, "has no standard OID"));
     keyfile::PrivateKey key;
     key.scheme = info.scheme;
     key.dk = kp.sk.clone();

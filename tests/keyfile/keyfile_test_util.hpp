@@ -38,8 +38,8 @@ template <class F>
   } catch (const Error& e) {
     const std::string what = e.what();
     if (e.code() != code)
-      return ::testing::AssertionFailure() << "code " << errc_name(e.code()) << " (" << what << "), expected "
-                                           << errc_name(code);
+      return ::testing::AssertionFailure()
+             << "code " << errc_name(e.code()) << " (" << what << "), expected " << errc_name(code);
     if (what.find(needle) == std::string::npos)
       return ::testing::AssertionFailure() << "message '" << what << "' lacks '" << needle << "'";
     return ::testing::AssertionSuccess();

@@ -39,7 +39,8 @@ TEST(RoundTrip, EverySchemeEveryFormDerAndPem) {
     // Expanded-only keys can be written expanded, but not as seed or both.
     const auto expanded = keyfile::private_key_from_expanded(s, key.dk);
     EXPECT_TRUE(expanded.seed.empty());
-    EXPECT_TRUE(bytes_equal(keyfile::decode_pkcs8(keyfile::encode_pkcs8(expanded, PrivateKeyForm::expanded)).dk, key.dk));
+    EXPECT_TRUE(
+        bytes_equal(keyfile::decode_pkcs8(keyfile::encode_pkcs8(expanded, PrivateKeyForm::expanded)).dk, key.dk));
     EXPECT_TRUE(throws_with([&] { keyfile::encode_pkcs8(expanded, PrivateKeyForm::seed); }, Errc::bad_argument,
                             "seed of this key is not known"));
     EXPECT_TRUE(throws_errc([&] { keyfile::encode_pkcs8(expanded, PrivateKeyForm::both); }, Errc::bad_argument));
@@ -85,7 +86,8 @@ TEST(Pem, LenientWhitespaceStrictContent) {
   EXPECT_TRUE(keyfile::looks_like_pem(view_of("\n  " + good)));
   EXPECT_FALSE(keyfile::looks_like_pem(view_of("MIIB")));
   // CRLF line ends, surrounding whitespace, no final newline, short lines.
-  EXPECT_NO_THROW(keyfile::pem_decode(view_of("\r\n \t-----BEGIN PUBLIC KEY-----\r\nAA\r\nEC\r\n-----END PUBLIC KEY-----")));
+  EXPECT_NO_THROW(
+      keyfile::pem_decode(view_of("\r\n \t-----BEGIN PUBLIC KEY-----\r\nAA\r\nEC\r\n-----END PUBLIC KEY-----")));
   EXPECT_NO_THROW(keyfile::pem_decode(view_of(good + "\n\n  ")));
   EXPECT_TRUE(bytes_equal(keyfile::pem_decode(view_of("-----BEGIN A-----\nAA==\n-----END A-----\n")).der, Bytes{0}));
   EXPECT_TRUE(bytes_equal(keyfile::pem_decode(view_of("-----BEGIN A-----\nAAA=\n-----END A-----\n")).der, Bytes{0, 0}));

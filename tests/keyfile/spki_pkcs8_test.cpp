@@ -28,8 +28,8 @@ TEST(Spki, Rejections) {
   const auto bad = spki_rejects;
   const Bytes trailing = with_trailing_byte(good);
   EXPECT_TRUE(bad(trailing, Errc::bad_format, "SubjectPublicKeyInfo: trailing data after the SubjectPublicKeyInfo"));
-  EXPECT_TRUE(bad(tlv(0x30, cat({alg_id(1), tlv(0x03, cat({Bytes{0}, f.kp.pk})), Bytes{0x05, 0x00}})),
-                  Errc::bad_format, "trailing data after the subjectPublicKey"));
+  EXPECT_TRUE(bad(tlv(0x30, cat({alg_id(1), tlv(0x03, cat({Bytes{0}, f.kp.pk})), Bytes{0x05, 0x00}})), Errc::bad_format,
+                  "trailing data after the subjectPublicKey"));
   EXPECT_TRUE(bad(spki(alg_id(2), f.kp.pk), Errc::bad_format,
                   "ML-KEM-768 public key has the wrong length; RFC 9935 requires 1184 bytes"));
   EXPECT_TRUE(bad(spki(alg_id(4), f.kp.pk), Errc::bad_format,
@@ -76,12 +76,12 @@ TEST(Spki, WellKnownForeignOidsAreNamed) {
     Bytes oid;
     const char* name;
   } known[] = {
-      {{0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01}, "RSA"},  // rsaEncryption 1.2.840.113549.1.1.1
-      {{0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}, "EC"},              // id-ecPublicKey 1.2.840.10045.2.1
-      {{0x2b, 0x65, 0x6e}, "X25519"},                                   // 1.3.101.110
-      {{0x2b, 0x65, 0x6f}, "X448"},                                     // 1.3.101.111
-      {{0x2b, 0x65, 0x70}, "Ed25519"},                                  // 1.3.101.112
-      {{0x2b, 0x65, 0x71}, "Ed448"},                                    // 1.3.101.113
+      {{0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01}, "RSA"},        // rsaEncryption 1.2.840.113549.1.1.1
+      {{0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}, "EC"},                     // id-ecPublicKey 1.2.840.10045.2.1
+      {{0x2b, 0x65, 0x6e}, "X25519"},                                         // 1.3.101.110
+      {{0x2b, 0x65, 0x6f}, "X448"},                                           // 1.3.101.111
+      {{0x2b, 0x65, 0x70}, "Ed25519"},                                        // 1.3.101.112
+      {{0x2b, 0x65, 0x71}, "Ed448"},                                          // 1.3.101.113
       {{0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11}, "ML-DSA-44"},  // 2.16.840.1.101.3.4.3.17
       {{0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12}, "ML-DSA-65"},
       {{0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13}, "ML-DSA-87"},
@@ -108,12 +108,14 @@ TEST(Pkcs8, StructureRejections) {
   const Fixture f;
   const Bytes seed_choice = tlv(0x80, f.seed);
   const Bytes good = pkcs8(version(0), alg_id(1), seed_choice);
-  ASSERT_TRUE(bytes_equal(keyfile::encode_pkcs8(keyfile::private_key_from_seed(f.s, f.seed), PrivateKeyForm::seed), good));
+  ASSERT_TRUE(
+      bytes_equal(keyfile::encode_pkcs8(keyfile::private_key_from_seed(f.s, f.seed), PrivateKeyForm::seed), good));
   EXPECT_NO_THROW(keyfile::decode_pkcs8(good));
   const auto bad = [](const Bytes& der, const std::string& needle) { return pkcs8_rejects(der, needle); };
   const Bytes trailing = with_trailing_byte(good);
   EXPECT_TRUE(bad(trailing, "PKCS#8 private key: trailing data after the PKCS#8 structure"));
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), cat({seed_choice, Bytes{0x00}})), "trailing data after the private key"));
+  EXPECT_TRUE(
+      bad(pkcs8(version(0), alg_id(1), cat({seed_choice, Bytes{0x00}})), "trailing data after the private key"));
   EXPECT_TRUE(bad(pkcs8(version(2), alg_id(1), seed_choice), "unsupported version"));
   EXPECT_TRUE(bad(pkcs8(tlv(0x02, {0x00, 0x00}), alg_id(1), seed_choice), "unsupported version"));
   EXPECT_TRUE(bad(pkcs8(alg_id(1), alg_id(1), seed_choice), "PKCS#8 private key: version: expected an INTEGER"));
@@ -149,8 +151,9 @@ TEST(Pkcs8, StructureRejections) {
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, tlv(0x04, f.seed))), "missing expandedKey"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x80, f.seed), tlv(0x04, f.dk())}))),
                   "PKCS#8 private key (both): seed: expected an OCTET STRING"));
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, f.dk()), Bytes{0x05, 0x00}}))),
-                  "trailing data after the expandedKey"));
+  EXPECT_TRUE(
+      bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, f.dk()), Bytes{0x05, 0x00}}))),
+          "trailing data after the expandedKey"));
   EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, Bytes(32)), tlv(0x04, f.dk())}))),
                   "PKCS#8 private key (both): ML-KEM-512 seed has the wrong length; RFC 9935 requires 64 bytes"));
   // Indefinite length inside the privateKey OCTET STRING.
@@ -168,7 +171,9 @@ TEST(Pkcs8, KeyMaterialRejections) {
   const Bytes dk = f.dk();
   const auto info = scheme_info(f.s);
   EXPECT_NO_THROW(keyfile::decode_pkcs8(pkcs8(version(0), alg_id(1), tlv(0x04, dk))));
-  const auto bad = [](const Bytes& der, Errc code, const std::string& needle) { return pkcs8_rejects(der, needle, code); };
+  const auto bad = [](const Bytes& der, Errc code, const std::string& needle) {
+    return pkcs8_rejects(der, needle, code);
+  };
   // H(ek) stored in dk does not match ek.
   Bytes bad_hash = dk;
   bad_hash[info.sk_bytes - 64] ^= 1;
@@ -185,8 +190,8 @@ TEST(Pkcs8, KeyMaterialRejections) {
   std::array<std::uint8_t, 32> h{};
   hash::sha3_256(h, {ByteView(unreduced).subspan(ek_at, info.pk_bytes)});
   std::copy(h.begin(), h.end(), unreduced.begin() + static_cast<std::ptrdiff_t>(ek_at + info.pk_bytes));
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1), tlv(0x04, unreduced)), Errc::invalid_decaps_key,
-                  "invalid encapsulation key"));
+  EXPECT_TRUE(
+      bad(pkcs8(version(0), alg_id(1), tlv(0x04, unreduced)), Errc::invalid_decaps_key, "invalid encapsulation key"));
   // Secret part s changed, ek and H(ek) intact: only the pairwise check sees it.
   Bytes bad_s = dk;
   bad_s[3] ^= 0x01;
@@ -195,10 +200,12 @@ TEST(Pkcs8, KeyMaterialRejections) {
   Bytes other_seed = f.seed;
   other_seed[0] ^= 0x80;
   const auto other = keygen_derand(f.s, other_seed);
-  EXPECT_TRUE(bad(pkcs8(version(0), alg_id(1),
-                        tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, Bytes(other.sk.view().begin(), other.sk.view().end()))}))),
-                  Errc::invalid_decaps_key, "disagree"));
-  EXPECT_NO_THROW(keyfile::decode_pkcs8(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, dk)})))));
+  EXPECT_TRUE(
+      bad(pkcs8(version(0), alg_id(1),
+                tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, Bytes(other.sk.view().begin(), other.sk.view().end()))}))),
+          Errc::invalid_decaps_key, "disagree"));
+  EXPECT_NO_THROW(
+      keyfile::decode_pkcs8(pkcs8(version(0), alg_id(1), tlv(0x30, cat({tlv(0x04, f.seed), tlv(0x04, dk)})))));
 }
 
 }  // namespace

@@ -111,9 +111,11 @@ TEST(XWingKeyFile, OnlyTheSeedForm) {
     EXPECT_TRUE(throws_errc([&] { keyfile::private_key_from_expanded(s, kp.sk.view().first(info.seed_bytes)); },
                             Errc::bad_length));
   }
-  EXPECT_TRUE(bytes_equal(keyfile::decode_pkcs8(keyfile::encode_pkcs8(
-                              keyfile::private_key_from_expanded(Scheme::XWing, key.dk), PrivateKeyForm::seed)).seed,
-                          xwing_seed()));
+  EXPECT_TRUE(
+      bytes_equal(keyfile::decode_pkcs8(keyfile::encode_pkcs8(keyfile::private_key_from_expanded(Scheme::XWing, key.dk),
+                                                              PrivateKeyForm::seed))
+                      .seed,
+                  xwing_seed()));
 }
 
 TEST(XWingKeyFile, Pkcs8Rejections) {
@@ -125,20 +127,23 @@ TEST(XWingKeyFile, Pkcs8Rejections) {
   EXPECT_TRUE(bad(trailing, "PKCS#8 private key: trailing data after the PKCS#8 structure"));
   EXPECT_TRUE(bad(xwing_pkcs8(0, seed, Bytes{0x05, 0x00}), "trailing data after the privateKey"));
   // Version 0 only; the publicKey MUST be absent (whatever the version, matching or not).
-  EXPECT_TRUE(bad(xwing_pkcs8(1, seed), "PKCS#8 private key: unsupported version (draft-connolly-cfrg-xwing-kem requires 0)"));
+  EXPECT_TRUE(
+      bad(xwing_pkcs8(1, seed), "PKCS#8 private key: unsupported version (draft-connolly-cfrg-xwing-kem requires 0)"));
   EXPECT_TRUE(bad(xwing_pkcs8(2, seed), "unsupported version"));
   const auto pk = keygen_derand(Scheme::XWing, seed).pk;
   Bytes pub_bits{0};
   pub_bits.insert(pub_bits.end(), pk.begin(), pk.end());
   const std::string no_public_key =
-      "PKCS#8 private key: X-Wing private keys have no publicKey field (draft-connolly-cfrg-xwing-kem: it MUST be absent)";
+      "PKCS#8 private key: X-Wing private keys have no publicKey field (draft-connolly-cfrg-xwing-kem: it MUST be "
+      "absent)";
   EXPECT_TRUE(bad(xwing_pkcs8(0, seed, tlv(0x81, pub_bits)), no_public_key));
   EXPECT_TRUE(bad(xwing_pkcs8(1, seed, tlv(0x81, pub_bits)), no_public_key));
   EXPECT_TRUE(bad(xwing_pkcs8(0, seed, tlv(0xa0, {})), "attributes are not supported in X-Wing private keys"));
   // The seed is exactly 32 raw bytes: not wrapped as RFC 9935's ML-KEM CHOICE or in an inner
   // OCTET STRING, not shorter or longer.
   const std::string seed_length =
-      "PKCS#8 private key: X-Wing privateKey (the seed) has the wrong length; draft-connolly-cfrg-xwing-kem requires 32 "
+      "PKCS#8 private key: X-Wing privateKey (the seed) has the wrong length; draft-connolly-cfrg-xwing-kem requires "
+      "32 "
       "bytes";
   for (const Bytes& priv : {Bytes(seed.begin(), seed.end() - 1), cat({seed, Bytes{0}}), Bytes{}, tlv(0x80, seed),
                             tlv(0x04, seed), Bytes(64, 0x11)})
@@ -150,8 +155,10 @@ TEST(XWingKeyFile, Pkcs8Rejections) {
   EXPECT_TRUE(bad(pkcs8(version(0), tlv(0x30, cat({tlv(0x06, kXWingOid), tlv(0x04, {1})})), seed), parameters));
   // A prefix or an extension of the OID is not X-Wing.
   for (const Bytes& near : {Bytes(kXWingOid.begin(), kXWingOid.end() - 1), cat({kXWingOid, Bytes{0x01}})})
-    EXPECT_TRUE(bad(pkcs8(version(0), tlv(0x30, tlv(0x06, near)), seed), "the algorithm OID is not ML-KEM's or X-Wing's"));
-  EXPECT_TRUE(bad(tlv(0x30, cat({version(0), xwing_alg_id(), tlv(0x80, seed)})), "privateKey: expected an OCTET STRING"));
+    EXPECT_TRUE(
+        bad(pkcs8(version(0), tlv(0x30, tlv(0x06, near)), seed), "the algorithm OID is not ML-KEM's or X-Wing's"));
+  EXPECT_TRUE(
+      bad(tlv(0x30, cat({version(0), xwing_alg_id(), tlv(0x80, seed)})), "privateKey: expected an OCTET STRING"));
   EXPECT_TRUE(bad(Bytes(good.begin(), good.end() - 1), "truncated"));
 }
 
@@ -162,7 +169,8 @@ TEST(XWingKeyFile, SpkiRejections) {
   const auto bad = spki_rejects;
   const Bytes trailing = with_trailing_byte(good);
   EXPECT_TRUE(bad(trailing, Errc::bad_format, "trailing data after the SubjectPublicKeyInfo"));
-  const std::string length = "X-Wing public key has the wrong length; draft-connolly-cfrg-xwing-kem requires 1216 bytes";
+  const std::string length =
+      "X-Wing public key has the wrong length; draft-connolly-cfrg-xwing-kem requires 1216 bytes";
   EXPECT_TRUE(bad(spki(xwing_alg_id(), Bytes(pk.begin(), pk.end() - 1)), Errc::bad_format, length));
   EXPECT_TRUE(bad(spki(xwing_alg_id(), cat({pk, Bytes{0}})), Errc::bad_format, length));
   // An ML-KEM-768 key (the first 1184 bytes) under the X-Wing OID, and the X-Wing key under ML-KEM-768's.
@@ -177,7 +185,8 @@ TEST(XWingKeyFile, SpkiRejections) {
   unreduced[1] |= 0x0f;
   EXPECT_TRUE(bad(spki(xwing_alg_id(), unreduced), Errc::invalid_encaps_key, "modulo q"));
   // A PKCS#8 is not an SPKI, and the other way round.
-  EXPECT_TRUE(bad(xwing_pkcs8(0, xwing_seed()), Errc::bad_format, "SubjectPublicKeyInfo: AlgorithmIdentifier: expected a SEQUENCE"));
+  EXPECT_TRUE(bad(xwing_pkcs8(0, xwing_seed()), Errc::bad_format,
+                  "SubjectPublicKeyInfo: AlgorithmIdentifier: expected a SEQUENCE"));
   EXPECT_TRUE(throws_with([&] { keyfile::decode_pkcs8(good); }, Errc::bad_format,
                           "PKCS#8 private key: version: expected an INTEGER"));
 }

@@ -12,11 +12,14 @@ namespace {
 // round(2^d x / q) mod 2^d with exact integer arithmetic (ties cannot occur: q is odd).
 // Division is fine here: this is test code on public values.
 int compress_exact(int d, int x) { return static_cast<int>(((std::int64_t{2} << d) * x + kQ) / (2 * kQ)) % (1 << d); }
-int decompress_exact(int d, int y) { return static_cast<int>((std::int64_t{2} * kQ * y + (1 << d)) / (std::int64_t{2} << d)); }
+int decompress_exact(int d, int y) {
+  return static_cast<int>((std::int64_t{2} * kQ * y + (1 << d)) / (std::int64_t{2} << d));
+}
 
 template <int D>
 void check_compress_all() {
-  for (int x = 0; x < kQ; ++x) ASSERT_EQ(compress<D>(static_cast<std::int16_t>(x)), compress_exact(D, x)) << "d=" << D << " x=" << x;
+  for (int x = 0; x < kQ; ++x)
+    ASSERT_EQ(compress<D>(static_cast<std::int16_t>(x)), compress_exact(D, x)) << "d=" << D << " x=" << x;
   for (int y = 0; y < (1 << D); ++y) {
     const int x = decompress<D>(static_cast<std::int16_t>(y));
     ASSERT_EQ(x, decompress_exact(D, y)) << "d=" << D << " y=" << y;
@@ -190,7 +193,7 @@ TEST(Encoding, ByteEncodeDecodeRoundTripEveryD) {
 
 TEST(Encoding, ByteEncodeBitOrderIsLittleEndian) {
   Coeffs f{};
-  f[0] = 1;  // bit 0 of byte 0
+  f[0] = 1;      // bit 0 of byte 0
   f[1] = 0x800;  // d = 12: coefficient 1 occupies bits 12..23, its top bit is bit 23
   std::array<std::uint8_t, 384> b{};
   byte_encode<12>(f, b);

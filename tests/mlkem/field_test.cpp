@@ -20,7 +20,8 @@ TEST(Field, BarrettReduceAllInt16) {
 }
 
 TEST(Field, MontgomeryReduceWholeDocumentedRange) {
-  // In: -q 2^15 <= a < q 2^15 (a = q 2^15 would give r = q). Out: r = a R^-1 mod q, |r| < q. R^-1 mod q = 169 (2^16 * 169 = 1 mod q).
+  // In: -q 2^15 <= a < q 2^15 (a = q 2^15 would give r = q). Out: r = a R^-1 mod q, |r| < q. R^-1 mod q = 169 (2^16 *
+  // 169 = 1 mod q).
   ASSERT_EQ(mod_q(std::int64_t{kMontR} * 169), 1);
   const std::int32_t bound = std::int32_t{kQ} << 15;
   for (std::int32_t a = -bound; a < bound; ++a) {

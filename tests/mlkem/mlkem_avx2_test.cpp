@@ -138,8 +138,8 @@ TEST_P(KemBothImpls, SameBytesUnderEveryImplementation) {
     for (const simd::Impl impl : simd_impls()) {
       simd::set_impl(impl);
       ASSERT_EQ(simd::active_impl(), impl);
-      const std::string where = std::string(info.name) + " " + std::string(simd::impl_name(impl)) + " trial " +
-                                std::to_string(trial);
+      const std::string where =
+          std::string(info.name) + " " + std::string(simd::impl_name(impl)) + " trial " + std::to_string(trial);
       const KeyPair kp2 = keygen_derand(s, kc);
       ASSERT_EQ(kp2.pk, kp.pk) << where;
       ASSERT_TRUE(std::equal(kp2.sk.data(), kp2.sk.data() + kp2.sk.size(), kp.sk.data())) << where;
@@ -175,7 +175,9 @@ TEST_P(KemBothImpls, SameBytesUnderEveryImplementation) {
 
 INSTANTIATE_TEST_SUITE_P(AllMlKem, KemBothImpls,
                          ::testing::Values(Scheme::MlKem512, Scheme::MlKem768, Scheme::MlKem1024),
-                         [](const auto& param_info) { return std::string(scheme_info(param_info.param).name).substr(7); });
+                         [](const auto& param_info) {
+                           return std::string(scheme_info(param_info.param).name).substr(7);
+                         });
 
 #if !PQKEM_HAVE_AVX2
 TEST(MlKemAvx2, BuildWithoutKernelsFallsBackToPortable) {

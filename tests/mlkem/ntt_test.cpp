@@ -48,8 +48,7 @@ Poly random_poly(std::mt19937& rng, int lo, int hi) {
 }
 
 TEST(Ntt, ZetaTableMatchesFips203AppendixA) {
-  for (int i = 0; i < 128; ++i)
-    EXPECT_EQ(mod_q(kZetas[i]), pow_q(17, bit_rev7(i)) * 65536 % kQ) << i;
+  for (int i = 0; i < 128; ++i) EXPECT_EQ(mod_q(kZetas[i]), pow_q(17, bit_rev7(i)) * 65536 % kQ) << i;
 }
 
 TEST(Ntt, MatchesDefinitionOnRandomAndEdgeInputs) {
@@ -97,8 +96,10 @@ TEST(Ntt, MultiplicationIsNegacyclicConvolution) {
     for (int i = 0; i < kN; ++i)
       for (int j = 0; j < kN; ++j) {
         const std::int64_t p = std::int64_t{a.c[i]} * b.c[j];
-        if (i + j < kN) expect[i + j] += p;
-        else expect[i + j - kN] -= p;  // X^256 = -1
+        if (i + j < kN)
+          expect[i + j] += p;
+        else
+          expect[i + j - kN] -= p;  // X^256 = -1
       }
     for (int i = 0; i < kN; ++i) ASSERT_EQ(mod_q(c.c[i]), mod_q(expect[i])) << i;
   }

@@ -20,8 +20,14 @@ TEST(Sampling, SampleNttOutputsCanonicalCoefficientsAndMatchesAlgorithm7) {
   for (std::size_t p = 0; j < kN; p += 3) {
     const int d1 = stream[p] + 256 * (stream[p + 1] % 16);
     const int d2 = stream[p + 1] / 16 + 16 * stream[p + 2];
-    if (d1 < kQ) { ASSERT_EQ(a.c[j], d1); ++j; }
-    if (d2 < kQ && j < kN) { ASSERT_EQ(a.c[j], d2); ++j; }
+    if (d1 < kQ) {
+      ASSERT_EQ(a.c[j], d1);
+      ++j;
+    }
+    if (d2 < kQ && j < kN) {
+      ASSERT_EQ(a.c[j], d2);
+      ++j;
+    }
   }
 }
 
@@ -39,8 +45,14 @@ TEST(Sampling, SampleNttMatchesAlgorithm7OnManySeeds) {
     for (std::size_t p = 0; j < kN; p += 3) {
       const int d1 = stream[p] + 256 * (stream[p + 1] % 16);
       const int d2 = stream[p + 1] / 16 + 16 * stream[p + 2];
-      if (d1 < kQ) { ASSERT_EQ(a.c[j], d1) << t; ++j; }
-      if (d2 < kQ && j < kN) { ASSERT_EQ(a.c[j], d2) << t; ++j; }
+      if (d1 < kQ) {
+        ASSERT_EQ(a.c[j], d1) << t;
+        ++j;
+      }
+      if (d2 < kQ && j < kN) {
+        ASSERT_EQ(a.c[j], d2) << t;
+        ++j;
+      }
     }
   }
 }

@@ -10,8 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "hash.hpp"
 #include "backends/backends.hpp"
+#include "hash.hpp"
 #include "mlkem/sampling.hpp"
 #include "simd_fixture.hpp"
 
@@ -114,8 +114,10 @@ TEST_F(Avx2Kernel, SampleNoiseX4MatchesPortable) {
     for (const int eta : {2, 3}) {
       Poly out[4];
       Poly* const o[4] = {&out[0], &out[1], &out[2], &out[3]};
-      if (eta == 2) Avx2Backend::sample_noise_x4<2>(o, seed, nonce, n);
-      else Avx2Backend::sample_noise_x4<3>(o, seed, nonce, n);
+      if (eta == 2)
+        Avx2Backend::sample_noise_x4<2>(o, seed, nonce, n);
+      else
+        Avx2Backend::sample_noise_x4<3>(o, seed, nonce, n);
       for (int j = 0; j < n; ++j) {
         const Poly want = eta == 2 ? sample_noise_ref<2>(seed, nonce[j]) : sample_noise_ref<3>(seed, nonce[j]);
         ASSERT_EQ(out[j].c, want.c) << "eta " << eta << " lane " << j;
@@ -167,8 +169,7 @@ void check_xof_batch(std::mt19937_64& rng) {
     B::run_xof_batch(avx);
     for (int i = 0; i < n_hash; ++i) ASSERT_EQ(h_avx[i], h_ref[i]) << "batch " << t << " hash " << i;
     for (int i = 0; i < ref.n_matrix; ++i)  // entry i is row i / 4, column i % 4
-      ASSERT_EQ(B::to_fips203_order(m_avx[i / 4][i % 4]).c, m_ref[i / 4][i % 4].c)
-          << "batch " << t << " entry " << i;
+      ASSERT_EQ(B::to_fips203_order(m_avx[i / 4][i % 4]).c, m_ref[i / 4][i % 4].c) << "batch " << t << " entry " << i;
     for (int i = 0; i < n1 + n2; ++i) ASSERT_EQ(p_avx[i].c, p_ref[i].c) << "batch " << t << " noise " << i;
   }
 }

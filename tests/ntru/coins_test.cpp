@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "hash.hpp"
 #include "backends/backends.hpp"
+#include "hash.hpp"
 #include "ntru/ntru.hpp"
 #include "ntru/sample.hpp"
 #include "pqkem.hpp"

@@ -21,8 +21,7 @@ TEST(NtruKat, Hps2048509FullFileByteForByte) {
     std::size_t i = 0;
     while (got[i] == want[i]) ++i;
     const std::size_t line_start = want.rfind('\n', i) + 1;
-    FAIL() << "first difference at offset " << i << ", in the line starting "
-           << want.substr(line_start, 40);
+    FAIL() << "first difference at offset " << i << ", in the line starting " << want.substr(line_start, 40);
   }
 }
 
@@ -77,18 +76,17 @@ TEST_P(NtruKatFullFile, HundredRecordsSha256) {
   EXPECT_EQ(sha256_hex(got.substr(header.size(), got.size() - header.size() - 1)), c.sha256);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, NtruKatFullFile,
-    ::testing::Values(
-        FullFile{Scheme::NtruHps2048509, "ntruhps2048509",
-                 "d204a151fd8d10e0f6fe484d55362d779fbcb468ac5ae2cd18409b1fd76b4641"},
-        FullFile{Scheme::NtruHps2048677, "ntruhps2048677",
-                 "3489450d349454bf4914f7947a33ebc6bc5e16d15d19da6820a8168e125a1084"},
-        FullFile{Scheme::NtruHps4096821, "ntruhps4096821",
-                 "143f43534b9705f6485b4a3f1cefda3283f12550e88e294c743b72a9f7d3fcba"},
-        FullFile{Scheme::NtruHrss701, "ntruhrss701",
-                 "684d7e77641399b136fbb4b9261bdca6e83887453a0565e2aef3540821138ada"}),
-    [](const ::testing::TestParamInfo<FullFile>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(All, NtruKatFullFile,
+                         ::testing::Values(FullFile{Scheme::NtruHps2048509, "ntruhps2048509",
+                                                    "d204a151fd8d10e0f6fe484d55362d779fbcb468ac5ae2cd18409b1fd76b4641"},
+                                           FullFile{Scheme::NtruHps2048677, "ntruhps2048677",
+                                                    "3489450d349454bf4914f7947a33ebc6bc5e16d15d19da6820a8168e125a1084"},
+                                           FullFile{Scheme::NtruHps4096821, "ntruhps4096821",
+                                                    "143f43534b9705f6485b4a3f1cefda3283f12550e88e294c743b72a9f7d3fcba"},
+                                           FullFile{
+                                               Scheme::NtruHrss701, "ntruhrss701",
+                                               "684d7e77641399b136fbb4b9261bdca6e83887453a0565e2aef3540821138ada"}),
+                         [](const ::testing::TestParamInfo<FullFile>& p) { return std::string(p.param.name); });
 
 struct FirstRecord {
   Scheme scheme;
@@ -111,15 +109,14 @@ TEST_P(NtruKatFirstRecord, Sha256) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, NtruKatFirstRecord,
-    ::testing::Values(
-        FirstRecord{Scheme::NtruHps2048509, "ntruhps2048509",
-                    "fc314366fbe795e2db6d29abb9f5b2ff43f0f608d0bd66161f9450364f0d271b"},
-        FirstRecord{Scheme::NtruHps2048677, "ntruhps2048677",
-                    "33e2cad6c2a2f17991517050d7a1b745908c84b8283a4e0f07dbe6f62d166507"},
-        FirstRecord{Scheme::NtruHps4096821, "ntruhps4096821",
-                    "1a8382ae0c801a43cf461c98d22743f5b2d8a1ffed1b1df0dd767de2c2874597"},
-        FirstRecord{Scheme::NtruHrss701, "ntruhrss701",
-                    "501e000c3eb374ffbfb81b0f16673a6282116465936608d7d164b05635e769e8"}),
+    ::testing::Values(FirstRecord{Scheme::NtruHps2048509, "ntruhps2048509",
+                                  "fc314366fbe795e2db6d29abb9f5b2ff43f0f608d0bd66161f9450364f0d271b"},
+                      FirstRecord{Scheme::NtruHps2048677, "ntruhps2048677",
+                                  "33e2cad6c2a2f17991517050d7a1b745908c84b8283a4e0f07dbe6f62d166507"},
+                      FirstRecord{Scheme::NtruHps4096821, "ntruhps4096821",
+                                  "1a8382ae0c801a43cf461c98d22743f5b2d8a1ffed1b1df0dd767de2c2874597"},
+                      FirstRecord{Scheme::NtruHrss701, "ntruhrss701",
+                                  "501e000c3eb374ffbfb81b0f16673a6282116465936608d7d164b05635e769e8"}),
     [](const ::testing::TestParamInfo<FirstRecord>& p) { return std::string(p.param.name); });
 
 }  // namespace

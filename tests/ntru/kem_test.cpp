@@ -117,7 +117,8 @@ TEST_P(NtruKem, NonzeroPaddingBitsInCiphertextAreRejectedImplicitly) {
   const Scheme s = GetParam();
   const KeyPair kp = keygen(s);
   const Encapsulation enc = encaps(s, kp.pk);
-  if (s == Scheme::NtruHps4096821) GTEST_SUCCEED() << "12 * 820 bits fill the last byte: no padding";
+  if (s == Scheme::NtruHps4096821)
+    GTEST_SUCCEED() << "12 * 820 bits fill the last byte: no padding";
   else {
     Bytes c = enc.ct;
     c.back() |= 0x80;  // an unused bit: the decoded polynomial is unchanged
@@ -230,7 +231,8 @@ TYPED_TEST(NtruOwcpa, MessagesOutsideTheMessageSpaceAreRejected) {
     c.assign(P::ct_bytes, 0);
     Poly<P> rq;
     poly_z3_to_zq_ref(rq, rr);
-    owcpa_enc<P, RefBackend>(std::span<std::uint8_t, P::ct_bytes>(c), rq, mm, std::span<const std::uint8_t, P::pk_bytes>(pk));
+    owcpa_enc<P, RefBackend>(std::span<std::uint8_t, P::ct_bytes>(c), rq, mm,
+                             std::span<const std::uint8_t, P::pk_bytes>(pk));
     std::vector<std::uint8_t> ss(32);
     K::decaps(std::span<const std::uint8_t, P::sk_bytes>(sk), std::span<const std::uint8_t, P::ct_bytes>(c),
               std::span<std::uint8_t, 32>(ss));

@@ -230,8 +230,7 @@ TYPED_TEST(NtruKernel, Z3ZqConversionsRoundTrip) {
   const Poly<P> m = random_poly<P>(rng, 3);
   Poly<P> zq, back;
   poly_z3_to_zq_ref(zq, m);
-  for (std::size_t j = 0; j < P::n; ++j)
-    ASSERT_EQ(zq.c[j], m.c[j] == 2 ? P::q - 1 : m.c[j]);
+  for (std::size_t j = 0; j < P::n; ++j) ASSERT_EQ(zq.c[j], m.c[j] == 2 ? P::q - 1 : m.c[j]);
   poly_trinary_zq_to_z3_ref(back, zq);
   EXPECT_EQ(coeffs(back), coeffs(m));
 }
@@ -378,8 +377,10 @@ TYPED_TEST(NtruKernel, SampleIidPlusHasNonNegativeCorrelation) {
     bool negated = false;
     for (std::size_t i = 0; i + 1 < P::n; ++i) {
       const int want = centered(u[i] % 3);
-      if (i % 2 == 1) ASSERT_EQ(centered(r.c[i]), want);
-      else if (want != 0) negated = centered(r.c[i]) == -want;
+      if (i % 2 == 1)
+        ASSERT_EQ(centered(r.c[i]), want);
+      else if (want != 0)
+        negated = centered(r.c[i]) == -want;
     }
     for (std::size_t i = 0; i + 1 < P::n; i += 2) ASSERT_EQ(centered(r.c[i]), (negated ? -1 : 1) * centered(u[i] % 3));
     flipped += negated;
@@ -440,21 +441,21 @@ TEST(NtruSort, MatchesStdSort) {
     std::vector<std::vector<std::int32_t>> inputs;
     std::vector<std::int32_t> v(n);
     for (auto& x : v) x = static_cast<std::int32_t>(rng());
-    inputs.push_back(v);                                   // random
-    inputs.push_back(sorted_copy(v));                      // sorted
+    inputs.push_back(v);               // random
+    inputs.push_back(sorted_copy(v));  // sorted
     auto rev = sorted_copy(v);
     std::reverse(rev.begin(), rev.end());
-    inputs.push_back(rev);                                 // reversed
-    inputs.emplace_back(n, 42);                            // all equal
+    inputs.push_back(rev);       // reversed
+    inputs.emplace_back(n, 42);  // all equal
     std::vector<std::int32_t> ext(n);
     for (std::size_t i = 0; i < n; ++i) {
       const std::int32_t e[] = {INT32_MIN, INT32_MAX, -1, 0, 1, INT32_MIN + 1, INT32_MAX - 1};
       ext[i] = e[rng() % 7];
     }
-    inputs.push_back(ext);                                 // extremes (overflow of a - b)
+    inputs.push_back(ext);  // extremes (overflow of a - b)
     std::vector<std::int32_t> few(n);
     for (auto& x : few) x = static_cast<std::int32_t>(rng() % 3) - 1;
-    inputs.push_back(few);                                 // many duplicates
+    inputs.push_back(few);  // many duplicates
     for (auto& in : inputs) {
       auto got = in;
       sort_int32_ref(got);

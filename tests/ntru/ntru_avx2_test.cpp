@@ -35,8 +35,8 @@ namespace pqkem::ntru {
 namespace {
 
 using test::AllParams;
-using test::ParamsName;
 using test::cpu_has_avx2_kernels;
+using test::ParamsName;
 
 TEST(NtruAvx2, UsableWheneverTheCpuHasAvx2) {
   if (cpu_has_avx2_kernels()) {
@@ -59,8 +59,8 @@ protected:
         GTEST_SKIP() << "AVX-512 kernels not usable here: " << simd::impl_unusable_reason(simd::Impl::avx512);
       ASSERT_EQ(avx2().impl, simd::Impl::avx512);
     } else if (cpu_has_avx2_kernels()) {
-      ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2)) << "the CPU has AVX2 but the AVX2 kernels are not usable: "
-                                                       << simd::impl_unusable_reason(simd::Impl::avx2);
+      ASSERT_TRUE(simd::impl_usable(simd::Impl::avx2))
+          << "the CPU has AVX2 but the AVX2 kernels are not usable: " << simd::impl_unusable_reason(simd::Impl::avx2);
       ASSERT_EQ(avx2().impl, simd::Impl::avx2);
     }
   }
@@ -130,7 +130,7 @@ protected:
     v.push_back(monomial(0, 1));
     v.push_back(monomial(0, 2));
     v.push_back(monomial(P::n - 1, 2));  // x^(n-1) = -(1 + ... + x^(n-2)) mod Phi_n
-    Poly<P> s3;  // canonical S3 element (c_{n-1} = 0)
+    Poly<P> s3;                          // canonical S3 element (c_{n-1} = 0)
     for (std::size_t i = 0; i + 1 < P::n; ++i) s3.c[i] = static_cast<std::uint16_t>(rng() % 3);
     v.push_back(s3);
     Poly<P> phi_plus_one = constant(1);  // Phi_n + 1 = 1 mod Phi_n: inverse 1
@@ -141,8 +141,7 @@ protected:
 };
 TYPED_TEST_SUITE(NtruAvx2Kernel, AllParams, ParamsName);
 
-#define EXPECT_POLY_EQ(got, want, what) \
-  EXPECT_TRUE((got).c == (want).c) << what << " differs (case " << idx << ")"
+#define EXPECT_POLY_EQ(got, want, what) EXPECT_TRUE((got).c == (want).c) << what << " differs (case " << idx << ")"
 
 TYPED_TEST(NtruAvx2Kernel, Multiplications) {
   using P = TypeParam;
@@ -220,8 +219,10 @@ TYPED_TEST(NtruAvx2Kernel, MultiplicationsSharingScratch) {
     left += scratch[i] != 0;
   }
   EXPECT_EQ(left, 0u) << "bytes the products wrote survive the wipe";
-  if (k.impl != simd::Impl::portable) EXPECT_GT(written, kProductScratchBytes / 4);  // the workspace is in scratch
-  else EXPECT_EQ(written, 0u);                                                      // portable: scratch unused
+  if (k.impl != simd::Impl::portable)
+    EXPECT_GT(written, kProductScratchBytes / 4);  // the workspace is in scratch
+  else
+    EXPECT_EQ(written, 0u);  // portable: scratch unused
 }
 
 /// The internal Toom-4 product (behind the Rq, Sq, S3 products and the Rq inversion) is the
@@ -366,10 +367,10 @@ TYPED_TEST(NtruAvx2Kernel, InversionsOnStructuredInputs) {
       const std::uint64_t x = rng();
       switch (it % 6) {
         case 0: a.c[i] = static_cast<std::uint16_t>(x % 3); break;
-        case 1: a.c[i] = static_cast<std::uint16_t>(x % 40 == 0 ? 1 + (x >> 8) % 2 : 0); break;  // sparse
+        case 1: a.c[i] = static_cast<std::uint16_t>(x % 40 == 0 ? 1 + (x >> 8) % 2 : 0); break;       // sparse
         case 2: a.c[i] = static_cast<std::uint16_t>(i < 4 + std::size_t(it % 5) ? x % 3 : 0); break;  // low degree
-        case 3: a.c[i] = static_cast<std::uint16_t>(i + 8 >= P::n ? x % 3 : 0); break;  // only high terms
-        case 4: a.c[i] = static_cast<std::uint16_t>(i % (1 + it % 7) == 0 ? 2 : 1); break;  // periodic
+        case 3: a.c[i] = static_cast<std::uint16_t>(i + 8 >= P::n ? x % 3 : 0); break;                // only high terms
+        case 4: a.c[i] = static_cast<std::uint16_t>(i % (1 + it % 7) == 0 ? 2 : 1); break;            // periodic
         default: a.c[i] = static_cast<std::uint16_t>(x); break;
       }
     }
@@ -389,8 +390,8 @@ TYPED_TEST(NtruAvx2Kernel, InversionsOnStructuredInputs) {
 TYPED_TEST(NtruAvx2Kernel, SortAndSampleFixedType) {
   using P = TypeParam;
   std::mt19937_64 rng(8600 + P::n);
-  std::vector<std::size_t> lengths = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 100, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025,
-                                      P::n - 1};
+  std::vector<std::size_t> lengths = {0,   1,   2,   3,   7,   8,   9,    15,   16,   17,   100,
+                                      255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, P::n - 1};
   for (std::size_t len : lengths) {
     for (int variant = 0; variant < 5; ++variant) {
       std::vector<std::int32_t> x(len);
@@ -504,7 +505,8 @@ TYPED_TEST(NtruAvx2Kernel, Conversions) {
   std::vector<Poly<P>> wide;  // any 16-bit values
   for (int i = 0; i < 8; ++i) wide.push_back(this->random_poly(rng, 65536));
   for (int i = 0; i < 4; ++i) wide.push_back(this->random_poly(rng, P::q));
-  for (const std::uint32_t c : {0u, 1u, 2u, P::q / 2 - 1, P::q / 2, P::q - 1, 65535u}) wide.push_back(this->constant(static_cast<std::uint16_t>(c)));
+  for (const std::uint32_t c : {0u, 1u, 2u, P::q / 2 - 1, P::q / 2, P::q - 1, 65535u})
+    wide.push_back(this->constant(static_cast<std::uint16_t>(c)));
   Poly<P> trinary;
   for (auto& c : trinary.c) c = static_cast<std::uint16_t>(rng() % 3 == 2 ? P::q - 1 : rng() % 2);
   wide.push_back(trinary);
@@ -557,8 +559,8 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
     std::vector<std::uint8_t> pk, sk, ct, ss, ss_dec, ss_bad, pk2;
     bool operator==(const Out&) const = default;
   };
-  const std::vector<simd::Impl> impls = cpu_has_avx2_kernels() ? std::vector{simd::Impl::portable, simd::Impl::avx2}
-                                                       : std::vector{simd::Impl::portable};
+  const std::vector<simd::Impl> impls =
+      cpu_has_avx2_kernels() ? std::vector{simd::Impl::portable, simd::Impl::avx2} : std::vector{simd::Impl::portable};
   for (int trial = 0; trial < 3; ++trial) {
     std::vector<std::uint8_t> seed(P::sample_fg_bytes), prf(32), coins(P::sample_rm_bytes);
     for (auto* v : {&seed, &prf, &coins})
@@ -569,12 +571,14 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
     // The whole KEM once per backend: Kem<P, B> as lib/scheme.cpp instantiates it.
     auto run = [&]<class B>() {
       using K = Kem<P, B>;
-      Out o{std::vector<std::uint8_t>(P::pk_bytes), std::vector<std::uint8_t>(P::sk_bytes), std::vector<std::uint8_t>(P::ct_bytes),
-            std::vector<std::uint8_t>(32), std::vector<std::uint8_t>(32), std::vector<std::uint8_t>(32),
+      Out o{std::vector<std::uint8_t>(P::pk_bytes), std::vector<std::uint8_t>(P::sk_bytes),
+            std::vector<std::uint8_t>(P::ct_bytes), std::vector<std::uint8_t>(32),
+            std::vector<std::uint8_t>(32),          std::vector<std::uint8_t>(32),
             std::vector<std::uint8_t>(P::pk_bytes)};
       K::keygen_derand(std::span<const std::uint8_t, K::keygen_coin_bytes>(kg_coins),
                        std::span<std::uint8_t, P::pk_bytes>(o.pk), std::span<std::uint8_t, P::sk_bytes>(o.sk));
-      K::encaps_derand(std::span<const std::uint8_t, P::pk_bytes>(o.pk), std::span<const std::uint8_t, P::sample_rm_bytes>(coins),
+      K::encaps_derand(std::span<const std::uint8_t, P::pk_bytes>(o.pk),
+                       std::span<const std::uint8_t, P::sample_rm_bytes>(coins),
                        std::span<std::uint8_t, P::ct_bytes>(o.ct), std::span<std::uint8_t, 32>(o.ss));
       K::decaps(std::span<const std::uint8_t, P::sk_bytes>(o.sk), std::span<const std::uint8_t, P::ct_bytes>(o.ct),
                 std::span<std::uint8_t, 32>(o.ss_dec));
@@ -603,8 +607,8 @@ TYPED_TEST(NtruAvx2Kernel, KemIsIdenticalUnderBothImplementations) {
 
 /// The SIMD sort (test::simd_under_test: AVX2, 8 lanes, or AVX-512, 16 lanes, in the avx512.*
 /// runs) against the portable one for every length 0 .. 1025 (every size of network, from the
-/// smallest, 64 or 256 wires, and their boundary lengths), with random keys; the lengths that sample_fixed_type sorts (n - 1 for every parameter
-/// set) and the boundaries also with structured inputs: all equal, ascending, descending,
+/// smallest, 64 or 256 wires, and their boundary lengths), with random keys; the lengths that sample_fixed_type sorts
+/// (n - 1 for every parameter set) and the boundaries also with structured inputs: all equal, ascending, descending,
 /// organ pipe, INT32_MIN/INT32_MAX only, extremes mixed with small values, and the keys
 /// sample_fixed_type builds (30 random bits, a 2-bit label).
 TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
@@ -629,25 +633,31 @@ TEST(NtruAvx2Sort, EveryLengthAndStructuredInputs) {
     for (auto& v : x) v = static_cast<std::int32_t>(rng());
     check(x, "random");
   }
-  std::vector<std::size_t> lengths = {2, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255, 256, 257, 383, 384, 385, 447, 448, 449, 511, 512, 513,
-                                      767, 768, 769, 1000, 1023, 1024};
-  for (std::size_t n : {NtruHps2048509::n, NtruHps2048677::n, NtruHps4096821::n, NtruHrss701::n}) lengths.push_back(n - 1);
+  std::vector<std::size_t> lengths = {2,   7,   8,   9,   63,  64,  65,  127, 128, 129, 255, 256,  257,  383,
+                                      384, 385, 447, 448, 449, 511, 512, 513, 767, 768, 769, 1000, 1023, 1024};
+  for (std::size_t n : {NtruHps2048509::n, NtruHps2048677::n, NtruHps4096821::n, NtruHrss701::n})
+    lengths.push_back(n - 1);
   for (std::size_t len : lengths) {
     for (int variant = 0; variant < 10; ++variant) {
       std::vector<std::int32_t> x(len);
       for (std::size_t i = 0; i < len; ++i) {
         const std::uint64_t r = rng();
         switch (variant) {
-          case 0: x[i] = 7; break;                                                          // all equal
-          case 1: x[i] = static_cast<std::int32_t>(i) - 300; break;                        // ascending
-          case 2: x[i] = 1000 - static_cast<std::int32_t>(i); break;                       // descending
-          case 3: x[i] = static_cast<std::int32_t>(i < len / 2 ? i : len - i); break;       // organ pipe
-          case 4: x[i] = (r & 1) ? INT32_MAX : INT32_MIN; break;                           // extremes only
-          case 5: x[i] = (r % 3 == 0) ? INT32_MAX : (r % 3 == 1) ? INT32_MIN : static_cast<std::int32_t>(r >> 60) - 8; break;
+          case 0: x[i] = 7; break;                                                     // all equal
+          case 1: x[i] = static_cast<std::int32_t>(i) - 300; break;                    // ascending
+          case 2: x[i] = 1000 - static_cast<std::int32_t>(i); break;                   // descending
+          case 3: x[i] = static_cast<std::int32_t>(i < len / 2 ? i : len - i); break;  // organ pipe
+          case 4: x[i] = (r & 1) ? INT32_MAX : INT32_MIN; break;                       // extremes only
+          case 5:
+            x[i] = (r % 3 == 0) ? INT32_MAX : (r % 3 == 1) ? INT32_MIN : static_cast<std::int32_t>(r >> 60) - 8;
+            break;
           case 6: x[i] = INT32_MAX; break;
           case 7: x[i] = INT32_MIN; break;
-          case 8: x[i] = static_cast<std::int32_t>(r & 1); break;                          // 0/1
-          default: x[i] = static_cast<std::int32_t>((static_cast<std::uint32_t>(r) << 2) | (i < len / 4 ? 1u : i < len / 2 ? 2u : 0u));
+          case 8: x[i] = static_cast<std::int32_t>(r & 1); break;  // 0/1
+          default:
+            x[i] = static_cast<std::int32_t>((static_cast<std::uint32_t>(r) << 2) | (i < len / 4   ? 1u
+                                                                                     : i < len / 2 ? 2u
+                                                                                                   : 0u));
         }
       }
       check(x, ("variant " + std::to_string(variant)).c_str());
@@ -671,8 +681,8 @@ const RawKernels* raw_kernels_or_null() {
 #endif
   return nullptr;
 }
-#define PQKEM_RAW_KERNELS_OR_SKIP(k)                                                              \
-  const RawKernels* k = raw_kernels_or_null();                                                   \
+#define PQKEM_RAW_KERNELS_OR_SKIP(k)           \
+  const RawKernels* k = raw_kernels_or_null(); \
   if (k == nullptr) GTEST_SKIP() << (test::testing_avx512_kernels() ? "AVX-512 kernels not usable here" : "no AVX2")
 
 /// The raw kernel at the largest length, and on an unaligned array (the kernel table passes
@@ -702,7 +712,8 @@ TYPED_TEST(NtruAvx2Kernel, SampleFixedTypeAvx2MatchesPortable) {
     for (int idx = 0; idx < 40; ++idx) {
       const int it = idx;
       std::array<std::uint8_t, P::sample_ft_bytes> u{};
-      for (auto& b : u) b = static_cast<std::uint8_t>(it == 0 ? 0 : it == 1 ? 0xFF : it % 5 == 2 ? (rng() % 3 == 0 ? 0xFF : 0) : rng());
+      for (auto& b : u)
+        b = static_cast<std::uint8_t>(it == 0 ? 0 : it == 1 ? 0xFF : it % 5 == 2 ? (rng() % 3 == 0 ? 0xFF : 0) : rng());
       Poly<P> want, got;
       got.c.fill(0xABCD);
       this->ref().sample_fixed_type(want, u.data());

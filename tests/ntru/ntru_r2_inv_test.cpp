@@ -26,8 +26,8 @@ namespace pqkem::ntru {
 namespace {
 
 using test::AllParams;
-using test::ParamsName;
 using test::cpu_has_avx2_kernels;
+using test::ParamsName;
 
 /// a b mod (2, Phi_n) with coefficients in {0, 1} and c_{n-1} = 0: the product mod x^n - 1,
 /// then minus c_{n-1} Phi_n.

@@ -26,8 +26,8 @@ namespace pqkem::ntru {
 namespace {
 
 using test::AllParams;
-using test::ParamsName;
 using test::cpu_has_avx2_kernels;
+using test::ParamsName;
 
 template <class P>
 class NtruS3Inv : public ::testing::Test {
@@ -108,8 +108,8 @@ TYPED_TEST(NtruS3Inv, SparseDenseAndShortInputs) {
     for (std::size_t i = 0; i < P::n; ++i) {
       const std::uint64_t x = rng();
       switch (it % 4) {
-        case 0: a.c[i] = static_cast<std::uint16_t>(x % 50 == 0 ? 1 + (x >> 8) % 2 : 0); break;  // sparse
-        case 1: a.c[i] = static_cast<std::uint16_t>(x % 50 == 0 ? 0 : 1 + (x >> 8) % 2); break;  // dense
+        case 0: a.c[i] = static_cast<std::uint16_t>(x % 50 == 0 ? 1 + (x >> 8) % 2 : 0); break;       // sparse
+        case 1: a.c[i] = static_cast<std::uint16_t>(x % 50 == 0 ? 0 : 1 + (x >> 8) % 2); break;       // dense
         case 2: a.c[i] = static_cast<std::uint16_t>(i < 2 + std::size_t(it % 9) ? x % 3 : 0); break;  // low degree
         default: a.c[i] = static_cast<std::uint16_t>(i + 3 + std::size_t(it % 9) >= P::n ? x % 3 : 0); break;
       }

@@ -135,12 +135,9 @@ Scheme scheme_named(std::string_view name) {
 
 std::string scheme_test_name(Scheme s) {
   switch (s) {
-    case Scheme::MlKem512:
-      return "MlKem512";
-    case Scheme::MlKem768:
-      return "MlKem768";
-    case Scheme::MlKem1024:
-      return "MlKem1024";
+    case Scheme::MlKem512: return "MlKem512";
+    case Scheme::MlKem768: return "MlKem768";
+    case Scheme::MlKem1024: return "MlKem1024";
     default:  // the vector suites are ML-KEM's; NTRU has its own KAT tests (tests/ntru)
       return "Unknown";
   }

@@ -53,11 +53,14 @@ WycheproofFile load_wycheproof(const std::string& name, const std::string& schem
   return f;
 }
 
-std::string comment_of(const json& t) { return t.contains("comment") ? t.at("comment").get<std::string>() : std::string(); }
+std::string comment_of(const json& t) {
+  return t.contains("comment") ? t.at("comment").get<std::string>() : std::string();
+}
 
 std::string label(const json& t) {
   const std::string comment = comment_of(t);
-  return "tcId " + std::to_string(t.at("tcId").get<std::int64_t>()) + (t.contains("comment") ? " (" + comment + ")" : "");
+  return "tcId " + std::to_string(t.at("tcId").get<std::int64_t>()) +
+         (t.contains("comment") ? " (" + comment + ")" : "");
 }
 
 std::set<std::string> flags_of(const json& t) {

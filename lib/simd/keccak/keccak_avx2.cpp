@@ -30,12 +30,12 @@ struct Avx2Lane {
     if constexpr (N == 0) {
       return a;
     } else if constexpr (N == 8) {
-      const __m256i k = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5,
-                                         6, 15, 8, 9, 10, 11, 12, 13, 14);
+      const __m256i k = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6,
+                                         15, 8, 9, 10, 11, 12, 13, 14);
       return _mm256_shuffle_epi8(a, k);
     } else if constexpr (N == 56) {
-      const __m256i k = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7,
-                                         0, 9, 10, 11, 12, 13, 14, 15, 8);
+      const __m256i k = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0,
+                                         9, 10, 11, 12, 13, 14, 15, 8);
       return _mm256_shuffle_epi8(a, k);
     } else {
       return _mm256_or_si256(_mm256_slli_epi64(a, N), _mm256_srli_epi64(a, 64 - N));

@@ -30,8 +30,10 @@ struct Ymm512Lane {
   static V chi(V a, V b, V c) { return _mm256_ternarylogic_epi64(a, b, c, 0xD2); }  // a ^ (~b & c)
   template <int N>
   static V rol(V a) {
-    if constexpr (N == 0) return a;
-    else return _mm256_maskz_rol_epi64(0xF, a, N);
+    if constexpr (N == 0)
+      return a;
+    else
+      return _mm256_maskz_rol_epi64(0xF, a, N);
   }
   static V rc(int i) { return _mm256_set1_epi64x(static_cast<long long>(kRc[i])); }
 };
@@ -45,8 +47,10 @@ struct Zmm512Lane {
   static V chi(V a, V b, V c) { return _mm512_ternarylogic_epi64(a, b, c, 0xD2); }
   template <int N>
   static V rol(V a) {
-    if constexpr (N == 0) return a;
-    else return _mm512_maskz_rol_epi64(0xFF, a, N);
+    if constexpr (N == 0)
+      return a;
+    else
+      return _mm512_maskz_rol_epi64(0xFF, a, N);
   }
   static V rc(int i) { return _mm512_set1_epi64(static_cast<long long>(kRc[i])); }
 };

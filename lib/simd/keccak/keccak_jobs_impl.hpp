@@ -13,8 +13,8 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "keccak_job.hpp"
+#include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 
 namespace pqkem::simd {
 namespace {

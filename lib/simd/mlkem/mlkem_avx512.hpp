@@ -17,8 +17,7 @@ namespace pqkem::simd::avx512 {
 /// rej_uniform_avx2 (same values, same order, same count; len a multiple of 3), 32
 /// candidates per step: vpermb spreads 48 bytes into 16-bit lanes and vpcompressw packs the
 /// accepted ones. Reads only buf[0 .. len) (masked loads). Returns the new count.
-unsigned rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf,
-                                  std::size_t len) noexcept;
+unsigned rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept;
 
 /// xof_batch_avx2 (same contract) on the 8- and 4-way AVX-512 Keccak, SampleNTT's
 /// candidates through mlkem_rej_uniform_avx512.

@@ -40,14 +40,14 @@ constexpr ZVec make_zvec(F f) {
 
 // In the AVX2 order register l, lane i holds FIPS index n = 16 i + l.
 struct Tables {
-  ZVec fwd5;        // layer 5, pairs (l, l+8):  zeta index 16 + n/16 = 16 + i
-  ZVec fwd6[2];     // layer 6, pairs (l, l+4):  32 + n/8 = 32 + 2i + (l >> 3)
-  ZVec fwd7[4];     // layer 7, pairs (l, l+2):  64 + n/4 = 64 + 4i + (l >> 2)
-  ZVec inv7[4];     // inverse layer 7: 127 - n/4
-  ZVec inv6[2];     // inverse layer 6: 63 - n/8
-  ZVec inv5;        // inverse layer 5: 31 - n/16
-  ZVec gamma[8];    // base multiplication, registers (2m, 2m+1): pair p = 8i + m,
-                    // gamma = (-1)^(p mod 2) zeta[64 + p/2]
+  ZVec fwd5;      // layer 5, pairs (l, l+8):  zeta index 16 + n/16 = 16 + i
+  ZVec fwd6[2];   // layer 6, pairs (l, l+4):  32 + n/8 = 32 + 2i + (l >> 3)
+  ZVec fwd7[4];   // layer 7, pairs (l, l+2):  64 + n/4 = 64 + 4i + (l >> 2)
+  ZVec inv7[4];   // inverse layer 7: 127 - n/4
+  ZVec inv6[2];   // inverse layer 6: 63 - n/8
+  ZVec inv5;      // inverse layer 5: 31 - n/16
+  ZVec gamma[8];  // base multiplication, registers (2m, 2m+1): pair p = 8i + m,
+                  // gamma = (-1)^(p mod 2) zeta[64 + p/2]
 };
 
 constexpr Tables make_tables() {
@@ -384,7 +384,8 @@ inline __m256i unpack16(__m256i x) {
   const __m256i mask = _mm256_set1_epi32((1 << D) - 1);
   const __m256i se = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(Ctl<D>::unpack.se)));
   const __m256i so = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(Ctl<D>::unpack.so)));
-  const __m256i e = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, bcast128(Ctl<D>::unpack.even)), se), mask);
+  const __m256i e =
+      _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, bcast128(Ctl<D>::unpack.even)), se), mask);
   const __m256i o = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, bcast128(Ctl<D>::unpack.odd)), so), mask);
   return _mm256_or_si256(e, _mm256_slli_epi32(o, 16));
 }
@@ -393,8 +394,7 @@ inline __m256i unpack16(__m256i x) {
 /// bytes of a ByteEncode_D string; the rest go through a small buffer.
 template <int D>
 constexpr int kDirectGroups = (31 * D - 16) / (2 * D) + 1 < 16 ? (31 * D - 16) / (2 * D) + 1 : 16;
-static_assert(kDirectGroups<4> == 14 && kDirectGroups<5> == 14 && kDirectGroups<10> == 15 &&
-              kDirectGroups<11> == 15);
+static_assert(kDirectGroups<4> == 14 && kDirectGroups<5> == 14 && kDirectGroups<10> == 15 && kDirectGroups<11> == 15);
 
 /// ByteEncode_D of 256 values < 2^D given as 16 registers produced by `get(g)`, written in place:
 /// each group's high 16-byte store also writes bytes that the next group's stores overwrite; the
@@ -465,7 +465,8 @@ inline __m256i decompress_group16(__m256i halves) {
   const __m256i x = _mm256_shuffle_epi8(halves, bcast128(kGather16<D>.idx));
   const __m256i mul = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kGather16<D>.mul)));
   const __m256i top = _mm256_mullo_epi16(x, mul);
-  const __m256i y = _mm256_and_si256(_mm256_srli_epi16(top, 1), _mm256_set1_epi16(static_cast<std::int16_t>(((1 << D) - 1) << (15 - D))));
+  const __m256i y = _mm256_and_si256(_mm256_srli_epi16(top, 1),
+                                     _mm256_set1_epi16(static_cast<std::int16_t>(((1 << D) - 1) << (15 - D))));
   return _mm256_mulhrs_epi16(y, _mm256_set1_epi16(kQ));
 }
 
@@ -494,7 +495,7 @@ inline __m256i compress16(__m256i a) {
     const __m256i n = _mm256_add_epi16(_mm256_slli_epi16(x, D + 1), _mm256_set1_epi16(kQ));
     const __m256i r = _mm256_sub_epi16(n, _mm256_mullo_epi16(y, _mm256_set1_epi16(2 * kQ)));
     const __m256i ge = _mm256_cmpgt_epi16(r, _mm256_set1_epi16(2 * kQ - 1));  // -1 where r >= 2q
-    const __m256i lt = _mm256_srai_epi16(r, 15);                               // -1 where r < 0
+    const __m256i lt = _mm256_srai_epi16(r, 15);                              // -1 where r < 0
     y = _mm256_add_epi16(_mm256_sub_epi16(y, ge), lt);
     return _mm256_and_si256(y, _mm256_set1_epi16((1 << D) - 1));
   }
@@ -520,7 +521,7 @@ inline void store_reg(std::int16_t* a, int g, __m256i v) {
 
 /// 12 bytes per 128-bit lane (the upper 4 bytes of each lane zero) from 16 values < 2^12.
 inline __m256i pack12(__m256i x) {
-  const __m256i w = _mm256_madd_epi16(x, _mm256_set1_epi32(1 | (1 << 28)));  // a_2i + 2^12 a_2i+1
+  const __m256i w = _mm256_madd_epi16(x, _mm256_set1_epi32(1 | (1 << 28)));                      // a_2i + 2^12 a_2i+1
   const __m256i drop = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,  //
                                         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
   return _mm256_shuffle_epi8(w, drop);
@@ -638,9 +639,8 @@ void encode12_avx2(std::uint8_t out[384], const std::int16_t a[256]) noexcept {
 
 bool is_canonical12_avx2(const std::uint8_t in[384]) noexcept {
   __m256i bad = _mm256_setzero_si256();
-  decode12_poly(in, [&bad](int, __m256i v) {
-    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi16(v, _mm256_set1_epi16(kQ - 1)));
-  });
+  decode12_poly(
+      in, [&bad](int, __m256i v) { bad = _mm256_or_si256(bad, _mm256_cmpgt_epi16(v, _mm256_set1_epi16(kQ - 1))); });
   return _mm256_testz_si256(bad, bad) != 0;
 }
 

@@ -272,14 +272,16 @@ void inverse_ntt_avx512(std::int16_t a[256]) noexcept {
         const std::int16_t z0 = kZ.z[(1 << m) - 1 - j / (2 * len)];
         const std::int16_t z1 = kZ.z[(1 << m) - 1 - (8 + j) / (2 * len)];
         const ZPair z{bcast2(z0, z1), bcast2(twist(z0), twist(z1))};
-        if (m == 2) gs_bfly<true>(r[j], r[j + len], z);
-        else gs_bfly<false>(r[j], r[j + len], z);
+        if (m == 2)
+          gs_bfly<true>(r[j], r[j + len], z);
+        else
+          gs_bfly<false>(r[j], r[j + len], z);
       }
     }
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) store_halves(a, j, r[j]);
   }
-  {  // inverse layer 1 (rows i and i + 8) and the scaling by 128^-1 R^2
+  {                                           // inverse layer 1 (rows i and i + 8) and the scaling by 128^-1 R^2
     constexpr std::int16_t kInvScale = 1441;  // as in ntt.cpp and the AVX2 kernel
     const ZPair z{set16(kZ.z[1]), set16(twist(kZ.z[1]))};
     const __m512i sc = set16(kInvScale), sct = set16(twist(kInvScale));
@@ -320,7 +322,8 @@ void inner_product_avx512(std::int16_t r[256], const std::int16_t* a, const std:
 void tomont_add_reduce_avx512(std::int16_t t[256], const std::int16_t e[256]) noexcept {
   constexpr std::int16_t kR2 = 1353;  // R^2 mod q: fqmul(x, R^2) = x R mod q
   const __m512i r2 = set16(kR2), r2t = set16(twist(kR2));
-  for (int i = 0; i < 256; i += 32) store(t + i, barrett(_mm512_add_epi16(mul_zeta(load(t + i), r2, r2t), load(e + i))));
+  for (int i = 0; i < 256; i += 32)
+    store(t + i, barrett(_mm512_add_epi16(mul_zeta(load(t + i), r2, r2t), load(e + i))));
 }
 
 void add_reduce_avx512(std::int16_t r[256], const std::int16_t a[256], const std::int16_t* b) noexcept {

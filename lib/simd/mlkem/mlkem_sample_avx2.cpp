@@ -38,8 +38,8 @@ alignas(16) constexpr CompressTable kCompress = make_compress_table();
 // Forty-eight bits (two 12-bit candidates per 3 bytes) per 16-bit lane pair: lane 2t gets bytes
 // 3t, 3t+1 (low 12 bits), lane 2t+1 gets bytes 3t+1, 3t+2 (high 12 bits). The 128-bit lanes
 // see bytes 0..15 and 8..23 of the 24-byte chunk after the qword permutation [0,1,1,2].
-alignas(32) constexpr std::uint8_t kRejShuffle[32] = {0,  1,  1,  2,  3,  4,  4,  5,  6,  7,  7,  8,  9,  10, 10, 11,
-                                                      4,  5,  5,  6,  7,  8,  8,  9,  10, 11, 11, 12, 13, 14, 14, 15};
+alignas(32) constexpr std::uint8_t kRejShuffle[32] = {0, 1, 1, 2, 3, 4, 4, 5, 6,  7,  7,  8,  9,  10, 10, 11,
+                                                      4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15};
 
 }  // namespace
 
@@ -114,9 +114,9 @@ void cbd3(std::int16_t* a, const std::uint8_t* bytes) {
   for (int c = 0; c < 8; ++c) {
     __m256i t = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(buf + 24 * c));
     t = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(t, 0x94), shuf);
-    const __m256i d = _mm256_add_epi32(
-        _mm256_add_epi32(_mm256_and_si256(t, m249), _mm256_and_si256(_mm256_srli_epi32(t, 1), m249)),
-        _mm256_and_si256(_mm256_srli_epi32(t, 2), m249));
+    const __m256i d =
+        _mm256_add_epi32(_mm256_add_epi32(_mm256_and_si256(t, m249), _mm256_and_si256(_mm256_srli_epi32(t, 1), m249)),
+                         _mm256_and_si256(_mm256_srli_epi32(t, 2), m249));
     // fields f0..f3 at bits 0, 6, 12, 18 -> A = [f0, f1], B = [f2, f3] as 16-bit pairs
     const __m256i fa = _mm256_or_si256(_mm256_and_si256(d, m3f_lo), _mm256_and_si256(_mm256_slli_epi32(d, 10), m3f_hi));
     const __m256i fb = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(d, 12), m3f_lo),
@@ -133,8 +133,10 @@ void cbd3(std::int16_t* a, const std::uint8_t* bytes) {
 }  // namespace
 
 void sample_poly_cbd_avx2(std::int16_t a[256], const std::uint8_t* bytes, int eta) noexcept {
-  if (eta == 2) cbd2(a, bytes);
-  else cbd3(a, bytes);
+  if (eta == 2)
+    cbd2(a, bytes);
+  else
+    cbd3(a, bytes);
 }
 
 void xof_batch_avx2(const mlkem::XofBatchData& b) noexcept {

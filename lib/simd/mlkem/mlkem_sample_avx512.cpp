@@ -1,5 +1,6 @@
 // ML-KEM AVX-512 sampling kernels: SampleNTT's rejection step with vpcompressw, and the sponge
-// batch scheduler with it (contracts in mlkem_avx512.hpp). Compiled with the AVX-512 flags; internal helpers have internal linkage.
+// batch scheduler with it (contracts in mlkem_avx512.hpp). Compiled with the AVX-512 flags; internal helpers have
+// internal linkage.
 #include "simd/mlkem/mlkem_avx512.hpp"
 
 #include <immintrin.h>
@@ -34,8 +35,7 @@ inline unsigned fitting(unsigned count, unsigned ctr) { return count < 256 - ctr
 
 }  // namespace
 
-unsigned rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf,
-                                  std::size_t len) noexcept {
+unsigned rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept {
   constexpr std::int16_t q = mlkem::kQ;
   std::size_t pos = 0;
   // (The maskz forms with every lane selected, and 256-bit constants of their own: GCC 12's

@@ -42,14 +42,20 @@ void run_mlkem_xof_batch(const mlkem::XofBatchData& b) noexcept {
   alignas(32) std::uint8_t prf[9][192];
   int n = 0;
   for (int i = 0; i < b.n_hash; ++i)
-    jobs[n++] = {136, static_cast<std::uint8_t>(b.hash_shake[i] ? 0x1F : 0x06), {b.hash_in[i][0], b.hash_in[i][1]},
-                 {b.hash_len[i][0], b.hash_len[i][1]}, b.hash_out[i], 32, nullptr, nullptr};
+    jobs[n++] = {136,
+                 static_cast<std::uint8_t>(b.hash_shake[i] ? 0x1F : 0x06),
+                 {b.hash_in[i][0], b.hash_in[i][1]},
+                 {b.hash_len[i][0], b.hash_len[i][1]},
+                 b.hash_out[i],
+                 32,
+                 nullptr,
+                 nullptr};
   for (int i = 0; i < b.n_matrix; ++i) {
     rej[i] = {b.matrix[i], 0};
     jobs[n++] = {168, 0x1F, {b.rho, b.xy[i]}, {32, 2}, nullptr, 0, rejection_consume<RejUniform>, &rej[i]};
   }
   for (int i = 0; i < b.n_noise; ++i)
-    jobs[n++] = {136, 0x1F, {b.sigma, &b.nonce[i]}, {32, 1}, prf[i], 64 * static_cast<std::size_t>(b.eta[i]),
+    jobs[n++] = {136,     0x1F,   {b.sigma, &b.nonce[i]}, {32, 1}, prf[i], 64 * static_cast<std::size_t>(b.eta[i]),
                  nullptr, nullptr};
   RunJobs(jobs, n);
   for (int i = 0; i < b.n_matrix; ++i) avx2::detail::transpose16_mem(b.matrix[i], b.matrix[i]);  // to the AVX2 order

@@ -115,10 +115,9 @@ struct X86Backend {
       K::poly_lift_hrss(r.c.data(), m.c.data(), P::n, P::logq);
   }
   // Both hashes in one 4-way permutation while the inputs allow.
-  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1,
-                            ByteView m1a, ByteView m1b) noexcept {
-    K::sha3_256_pair(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(), m1b.data(),
-                                 m1b.size());
+  static void sha3_256_pair(std::span<std::uint8_t, 32> k0, ByteView m0, std::span<std::uint8_t, 32> k1, ByteView m1a,
+                            ByteView m1b) noexcept {
+    K::sha3_256_pair(k0.data(), m0.data(), m0.size(), k1.data(), m1a.data(), m1a.size(), m1b.data(), m1b.size());
   }
   // expand_coins' eight SHAKE256 streams on the widest lanes the backend has.
   static void keccak_jobs(const KeccakJob* jobs, int n) noexcept { K::keccak_jobs(jobs, n); }

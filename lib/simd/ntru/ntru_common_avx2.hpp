@@ -43,8 +43,12 @@ template <int words>
   __asm__ volatile("" : : "r"(p) : "memory");
 }
 
-static inline __m256i load16(const std::uint16_t* p) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-static inline void store16(std::uint16_t* p, __m256i v) noexcept { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+static inline __m256i load16(const std::uint16_t* p) noexcept {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+static inline void store16(std::uint16_t* p, __m256i v) noexcept {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
 
 /// x mod 3 for x < 2^17: floor(x / 3) = (x * 43691) >> 17 on that range.
 static inline std::uint32_t mod3_scalar(std::uint32_t x) noexcept {

@@ -13,8 +13,8 @@
 #include <cstring>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
@@ -30,7 +30,7 @@ inline __m256i prefix16(__m256i v) noexcept {
   v = _mm256_add_epi16(v, _mm256_slli_si256(v, 2));
   v = _mm256_add_epi16(v, _mm256_slli_si256(v, 4));
   v = _mm256_add_epi16(v, _mm256_slli_si256(v, 8));  // each 128-bit half scanned
-  const __m256i lane7 = _mm256_set1_epi16(0x0F0E);    // bytes 14, 15: the half's last lane
+  const __m256i lane7 = _mm256_set1_epi16(0x0F0E);   // bytes 14, 15: the half's last lane
   const __m256i low_total = _mm256_shuffle_epi8(_mm256_permute2x128_si256(v, v, 0x08), lane7);  // [0 | lo_7]
   return _mm256_add_epi16(v, low_total);
 }
@@ -52,7 +52,8 @@ template <class F>
 inline void map16(std::uint16_t* r, const std::uint16_t* a, int n, F f) noexcept {
   const __m256i last = f(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + n - 16)));
   for (int i = 0; i + 16 <= n; i += 16)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + i), f(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + i),
+                        f(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + n - 16), last);
 }
 

@@ -17,8 +17,8 @@
 #include <cstring>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_toom4_avx2.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
@@ -70,17 +70,30 @@ void schoolbook(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b
 }
 
 /// Scratch words karatsuba() needs for m blocks.
-constexpr int karatsuba_scratch(int m) { return m <= kBaseBlocks ? 0 : 64 * ((m + 1) / 2) + karatsuba_scratch((m + 1) / 2); }
+constexpr int karatsuba_scratch(int m) {
+  return m <= kBaseBlocks ? 0 : 64 * ((m + 1) / 2) + karatsuba_scratch((m + 1) / 2);
+}
 
 /// r[0 .. 32m) = a * b over Z_{2^16} (a, b of 16m coefficients). m is public (depends on n).
 /// a = a0 + x^(16h) a1 with h = ceil(m/2) blocks, a1 of l = m - h blocks:
 ///   a b = z0 + x^(16h) ((a0 + a1)(b0 + b1) - z0 - z2) + x^(32h) z2.
-void karatsuba(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int m, std::uint16_t* scratch) noexcept {
+void karatsuba(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int m,
+               std::uint16_t* scratch) noexcept {
   switch (m) {
     case 1: schoolbook<1>(r, a, b); return;
     case 2: schoolbook<2>(r, a, b); return;
-    case 3: if (kBaseBlocks >= 3) { schoolbook<3>(r, a, b); return; } break;
-    case 4: if (kBaseBlocks >= 4) { schoolbook<4>(r, a, b); return; } break;
+    case 3:
+      if (kBaseBlocks >= 3) {
+        schoolbook<3>(r, a, b);
+        return;
+      }
+      break;
+    case 4:
+      if (kBaseBlocks >= 4) {
+        schoolbook<4>(r, a, b);
+        return;
+      }
+      break;
     default: break;
   }
   static_assert(kBaseBlocks >= 2 && kBaseBlocks <= 4);
@@ -89,8 +102,8 @@ void karatsuba(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b,
   std::uint16_t* sb = scratch + 16 * h;
   std::uint16_t* z1 = scratch + 32 * h;
   std::uint16_t* next = scratch + 64 * h;
-  karatsuba(r, a, b, h, next);                               // z0 -> blocks [0, 2h)
-  karatsuba(r + 32 * h, a + 16 * h, b + 16 * h, l, next);    // z2 -> blocks [2h, 2m)
+  karatsuba(r, a, b, h, next);                             // z0 -> blocks [0, 2h)
+  karatsuba(r + 32 * h, a + 16 * h, b + 16 * h, l, next);  // z2 -> blocks [2h, 2m)
   for (int t = 0; t < l; ++t) {
     store16(sa + 16 * t, _mm256_add_epi16(load16(a + 16 * t), load16(a + 16 * (h + t))));
     store16(sb + 16 * t, _mm256_add_epi16(load16(b + 16 * t), load16(b + 16 * (h + t))));
@@ -101,10 +114,12 @@ void karatsuba(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b,
   }
   karatsuba(z1, sa, sb, h, next);
   for (int t = 0; t < 2 * l; ++t)
-    store16(z1 + 16 * t, _mm256_sub_epi16(load16(z1 + 16 * t), _mm256_add_epi16(load16(r + 16 * t), load16(r + 16 * (2 * h + t)))));
+    store16(z1 + 16 * t,
+            _mm256_sub_epi16(load16(z1 + 16 * t), _mm256_add_epi16(load16(r + 16 * t), load16(r + 16 * (2 * h + t)))));
   for (int t = 2 * l; t < 2 * h; ++t) store16(z1 + 16 * t, _mm256_sub_epi16(load16(z1 + 16 * t), load16(r + 16 * t)));
   // h + 2h <= 2m since l >= h - 1 and h >= 2: the middle term stays inside r.
-  for (int t = 0; t < 2 * h; ++t) store16(r + 16 * (h + t), _mm256_add_epi16(load16(r + 16 * (h + t)), load16(z1 + 16 * t)));
+  for (int t = 0; t < 2 * h; ++t)
+    store16(r + 16 * (h + t), _mm256_add_epi16(load16(r + 16 * (h + t)), load16(z1 + 16 * t)));
 }
 
 /// The cyclic product of n-coefficient a and b into out[0 .. 16 ceil(n/16)) (entries from n on
@@ -127,7 +142,6 @@ void cyclic_padded(std::uint16_t* out, const std::uint16_t* a, const std::uint16
   secure_wipe(scratch, 2 * static_cast<std::size_t>(karatsuba_scratch(m)));
 }
 
-
 /// The Toom-4 product finished as `fin` says, for a public n, with the workspace in caller
 /// scratch (left holding secret data).
 template <Finish fin>
@@ -143,7 +157,8 @@ void toom4_cyclic_in(std::uint16_t* r, const std::uint16_t* a, const std::uint16
 
 /// As toom4_cyclic_in, with scratch of its own, wiped before returning.
 template <Finish fin>
-void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, std::uint16_t mask16) noexcept {
+void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+                  std::uint16_t mask16) noexcept {
   alignas(64) unsigned char scratch[kNtruProductScratchBytes];
   toom4_cyclic_in<fin>(r, a, b, n, mask16, scratch);
   PQKEM_NTRU_KERNEL(wipe_product_scratch)(scratch, n);
@@ -151,23 +166,27 @@ void toom4_cyclic(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t*
 
 }  // namespace
 
-void PQKEM_NTRU_KERNEL(poly_mul_cyclic)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
+void PQKEM_NTRU_KERNEL(poly_mul_cyclic)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b,
+                                        int n) noexcept {
   alignas(32) std::uint16_t out[16 * kMaxBlocks];
   cyclic_padded(out, a, b, n);
   std::memcpy(r, out, 2 * static_cast<std::size_t>(n));
   secure_wipe(out, sizeof out);
 }
 
-void PQKEM_NTRU_KERNEL(poly_mul_cyclic_mod8192)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n) noexcept {
+void PQKEM_NTRU_KERNEL(poly_mul_cyclic_mod8192)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b,
+                                                int n) noexcept {
   toom4_cyclic<Finish::kMod8192>(r, a, b, n, 0xFFFF);
 }
 
 // q = 2^logq <= 2^13: the product mod 2^13 determines the Rq and Sq products.
-void PQKEM_NTRU_KERNEL(poly_rq_mul)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept {
+void PQKEM_NTRU_KERNEL(poly_rq_mul)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+                                    int logq) noexcept {
   toom4_cyclic<Finish::kRq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1));
 }
 
-void PQKEM_NTRU_KERNEL(poly_sq_mul)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq) noexcept {
+void PQKEM_NTRU_KERNEL(poly_sq_mul)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+                                    int logq) noexcept {
   toom4_cyclic<Finish::kSq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1));
 }
 
@@ -177,18 +196,18 @@ void PQKEM_NTRU_KERNEL(poly_s3_mul)(std::uint16_t* r, const std::uint16_t* a, co
   toom4_cyclic<Finish::kS3>(r, a, b, n, 0x1FFF);
 }
 
-void PQKEM_NTRU_KERNEL(poly_rq_mul_in)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
-                         void* scratch) noexcept {
+void PQKEM_NTRU_KERNEL(poly_rq_mul_in)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+                                       int logq, void* scratch) noexcept {
   toom4_cyclic_in<Finish::kRq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1), scratch);
 }
 
-void PQKEM_NTRU_KERNEL(poly_sq_mul_in)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n, int logq,
-                         void* scratch) noexcept {
+void PQKEM_NTRU_KERNEL(poly_sq_mul_in)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
+                                       int logq, void* scratch) noexcept {
   toom4_cyclic_in<Finish::kSq>(r, a, b, n, static_cast<std::uint16_t>((1u << logq) - 1), scratch);
 }
 
 void PQKEM_NTRU_KERNEL(poly_s3_mul_in)(std::uint16_t* r, const std::uint16_t* a, const std::uint16_t* b, int n,
-                         void* scratch) noexcept {
+                                       void* scratch) noexcept {
   toom4_cyclic_in<Finish::kS3>(r, a, b, n, 0x1FFF, scratch);  // as poly_s3_mul
 }
 

@@ -23,8 +23,8 @@
 #include <cstring>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
@@ -69,7 +69,8 @@ struct QPatterns {
     for (int d = 0; d < 3; ++d)
       for (int t = 0; t < 8; ++t) {
         const int D = 11 + d, byte = D * t / 8;
-        for (int j = 0; j < 4; ++j) shuf[d][16 * (t / 4) + 4 * (t % 4) + j] = j < 3 ? static_cast<std::uint8_t>(byte + j) : 0x80;
+        for (int j = 0; j < 4; ++j)
+          shuf[d][16 * (t / 4) + 4 * (t % 4) + j] = j < 3 ? static_cast<std::uint8_t>(byte + j) : 0x80;
         shift[d][t] = static_cast<std::uint32_t>(D * t % 8);
       }
   }
@@ -209,7 +210,7 @@ void PQKEM_NTRU_KERNEL(poly_s3_tobytes)(std::uint8_t* out, const std::uint16_t* 
     return _mm256_madd_epi16(_mm256_packus_epi32(x, y), ones);
   };
   int j = 0;
-  for (; j + 16 <= full && 5 * (j + 15) + 8 <= n; j += 16) {  // public bounds
+  for (; j + 16 <= full && 5 * (j + 15) + 8 <= n; j += 16) {            // public bounds
     const __m256i words = _mm256_packus_epi32(eight(j), eight(j + 8));  // j..j+3, j+8..j+11 | j+4..j+7, j+12..j+15
     const __m256i b = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words, words), order);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), _mm256_castsi256_si128(b));
@@ -221,7 +222,8 @@ void PQKEM_NTRU_KERNEL(poly_s3_tobytes)(std::uint8_t* out, const std::uint16_t* 
   }
 }
 
-void PQKEM_NTRU_KERNEL(poly_q_frombytes)(std::uint16_t* r, const std::uint8_t* in, int n, int logq, bool sum_zero) noexcept {
+void PQKEM_NTRU_KERNEL(poly_q_frombytes)(std::uint16_t* r, const std::uint8_t* in, int n, int logq,
+                                         bool sum_zero) noexcept {
   switch (logq) {  // public
     case 11: q_frombytes<11>(r, in, n, sum_zero); return;
     case 12: q_frombytes<12>(r, in, n, sum_zero); return;

@@ -12,7 +12,8 @@
 // then applies it to the full f, g (carry-less products, XOR-accumulated, shifted down by s bits)
 // and to v, w. The scalar steps run in sub-blocks of kSub steps on one packed word per row
 // (U, V and the low bits of F), about 14 instructions per step; each sub-block's matrix is
-// multiplied into the block's, and moves the low words of f and g on, with PCLMUL. Over GF(2) one divstep (c = g_0, swap iff delta > 0 and c = 1, f_0 = 1) is
+// multiplied into the block's, and moves the low words of f and g on, with PCLMUL. Over GF(2) one divstep (c = g_0,
+// swap iff delta > 0 and c = 1, f_0 = 1) is
 //   (f, g) <- (swap ? g : f,  (g + c f) / x),   (v, w) <- (swap ? w : x v,  w + c x v),
 // so with the scaled rows F = x^j f_j, G = x^j g_j after j steps: F <- x (swap ? G : F),
 // G <- G + c F, and the same update on the rows (U, V), (Q, R) of the matrix. The (v, w) step is
@@ -30,9 +31,9 @@
 #include <utility>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
 #include "simd/ntru/ntru_divsteps_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
@@ -48,7 +49,6 @@ constexpr int kJump = kSub * kSubs;
 // G row's field; the bits that overflow at the top are not needed).
 constexpr int kVPos = 21, kFPos = 42;
 constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << 21) - 1;
-
 
 /// Block transition: m1 = (U, Q), m2 = (V, R) (low, high qword) for (f, g), and
 /// n1 = (U, x Q), n2 = (V / x, R) for (v, w).
@@ -73,26 +73,26 @@ template <int J>
                                            std::uint64_t& db) noexcept {
   std::uint64_t f2, g2, x, tm1, nt, b;
   const std::uint64_t zero = 0, c63 = 63;  // (BMI2 shrx; no BMI1 instruction: not in the CPU check)
-  __asm__("lea (%[rf],%[rf]), %[f2]\n\t"
-          "lea (%[rg],%[rg]), %[g2]\n\t"
-          "mov %[rg], %[x]\n\t"
-          "xor %[rf], %[x]\n\t"
-          "lea -1(%[t]), %[tm1]\n\t"
-          "mov %[t], %[nt]\n\t"
-          "not %[nt]\n\t"
-          "shrx %[c63], %[tm1], %[b]\n\t"
-          "shl %[next], %[b]\n\t"
-          "test %[db], %[rg]\n\t"
-          "cmovnz %[g2], %[f2]\n\t"
-          "cmovnz %[nt], %[tm1]\n\t"
-          "cmovnz %[zero], %[b]\n\t"
-          "bt %[pos], %[rg]\n\t"
-          "cmovc %[x], %[rg]\n\t"
-          : [f2] "=&r"(f2), [g2] "=&r"(g2), [x] "=&r"(x), [tm1] "=&r"(tm1), [nt] "=&r"(nt), [b] "=&r"(b),
-            [rg] "+r"(rg)
-          : [rf] "r"(rf), [t] "r"(t), [db] "r"(db), [zero] "r"(zero), [c63] "r"(c63),
-            [next] "i"(kFPos + J + 1), [pos] "i"(kFPos + J)
-          : "cc");
+  __asm__(
+      "lea (%[rf],%[rf]), %[f2]\n\t"
+      "lea (%[rg],%[rg]), %[g2]\n\t"
+      "mov %[rg], %[x]\n\t"
+      "xor %[rf], %[x]\n\t"
+      "lea -1(%[t]), %[tm1]\n\t"
+      "mov %[t], %[nt]\n\t"
+      "not %[nt]\n\t"
+      "shrx %[c63], %[tm1], %[b]\n\t"
+      "shl %[next], %[b]\n\t"
+      "test %[db], %[rg]\n\t"
+      "cmovnz %[g2], %[f2]\n\t"
+      "cmovnz %[nt], %[tm1]\n\t"
+      "cmovnz %[zero], %[b]\n\t"
+      "bt %[pos], %[rg]\n\t"
+      "cmovc %[x], %[rg]\n\t"
+      : [f2] "=&r"(f2), [g2] "=&r"(g2), [x] "=&r"(x), [tm1] "=&r"(tm1), [nt] "=&r"(nt), [b] "=&r"(b), [rg] "+r"(rg)
+      : [rf] "r"(rf), [t] "r"(t), [db] "r"(db), [zero] "r"(zero), [c63] "r"(c63), [next] "i"(kFPos + J + 1),
+        [pos] "i"(kFPos + J)
+      : "cc");
   rf = f2, t = static_cast<std::int64_t>(tm1), db = b;
 }
 
@@ -102,9 +102,8 @@ template <int CNT>
   static_assert(CNT <= kSub && kFPos + kSub <= 63);
   std::uint64_t rf = row_f, rg = row_g, db = (static_cast<std::uint64_t>(d.t) >> 63) << kFPos;
   std::int64_t t = d.t;
-  [&]<int... J>(std::integer_sequence<int, J...>) __attribute__((always_inline)) {
-    (divstep<J>(rf, rg, t, db), ...);
-  }(std::make_integer_sequence<int, CNT>{});
+  [&]<int... J>(std::integer_sequence<int, J...>) __attribute__((always_inline)) { (divstep<J>(rf, rg, t, db), ...); }
+  (std::make_integer_sequence<int, CNT>{});
   row_f = rf, row_g = rg, d.t = t;
   rf = rg = db = 0;
   __asm__ volatile("" : : "r"(rf), "r"(rg), "r"(db));
@@ -135,10 +134,10 @@ inline Jump jump_divsteps(Delta& d, __m128i fg0) noexcept {
   auto sub = [&]<int CNT, bool MORE>() __attribute__((always_inline)) {
     sub_divsteps<CNT>(rf, rg, d);
     // s1 = (U, V), s2 = (Q, R) of this sub-block
-    const __m128i s1 = _mm_set_epi64x(static_cast<long long>((rf >> kVPos) & kFieldMask),
-                                      static_cast<long long>(rf & kFieldMask));
-    const __m128i s2 = _mm_set_epi64x(static_cast<long long>((rg >> kVPos) & kFieldMask),
-                                      static_cast<long long>(rg & kFieldMask));
+    const __m128i s1 =
+        _mm_set_epi64x(static_cast<long long>((rf >> kVPos) & kFieldMask), static_cast<long long>(rf & kFieldMask));
+    const __m128i s2 =
+        _mm_set_epi64x(static_cast<long long>((rg >> kVPos) & kFieldMask), static_cast<long long>(rg & kFieldMask));
     if constexpr (MORE) {
       // (x^CNT f', x^CNT g') = (U f_lo + V g_lo, Q f_lo + R g_lo), low 64 bits (their low CNT bits
       // are 0); the next rows take bits [CNT, CNT + 22) of them.
@@ -152,7 +151,8 @@ inline Jump jump_divsteps(Delta& d, __m128i fg0) noexcept {
   };
   [&]<int... I>(std::integer_sequence<int, I...>) __attribute__((always_inline)) {
     ((sub.template operator()<kSub, (I + 1 < SUBS || LAST > 0)>()), ...);
-  }(std::make_integer_sequence<int, SUBS>{});
+  }
+  (std::make_integer_sequence<int, SUBS>{});
   if constexpr (LAST > 0) sub.template operator()<LAST, false>();
   Jump m;
   m.m1 = _mm_unpacklo_epi64(a1, a2);  // (U, Q)
@@ -189,7 +189,7 @@ inline void apply_fg(__m128i (&fg)[L], const Jump& m, int nw, int s) noexcept {
   for (int i = 0; i < nw; ++i) {
     __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
     if (i + 1 < nw) mat_words(lo, hi, m.m1, m.m2, fg[i + 1]);  // public bound
-    const __m128i t = _mm_xor_si128(lo, hi_prev);  // word i + 1 of the products
+    const __m128i t = _mm_xor_si128(lo, hi_prev);              // word i + 1 of the products
     fg[i] = _mm_or_si128(_mm_srl_epi64(t_prev, sh_r), _mm_sll_epi64(t, sh_l));
     t_prev = t, hi_prev = hi;
   }
@@ -252,8 +252,10 @@ void r2_inv(std::uint16_t* r, const std::uint16_t* a) noexcept {
     const __m256i x1 = _mm256_and_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(buf + 32 * k + 16)), one);
     const __m256i b = _mm256_permute4x64_epi64(_mm256_packus_epi16(x0, x1), _MM_SHUFFLE(3, 1, 2, 0));
     const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_slli_epi16(b, 7)));
-    if (k % 2 == 0) bits[k / 2] = m;
-    else bits[k / 2] |= std::uint64_t{m} << 32;
+    if (k % 2 == 0)
+      bits[k / 2] = m;
+    else
+      bits[k / 2] |= std::uint64_t{m} << 32;
   }
   // g = reversal of a mod (2, Phi_n): bit j = a_{N-2-j} - a_{N-1} for j < N - 1.
   const std::uint64_t top = 0 - ((bits[(N - 1) / 64] >> ((N - 1) % 64)) & 1u);
@@ -268,7 +270,7 @@ void r2_inv(std::uint16_t* r, const std::uint16_t* a) noexcept {
     vw[k] = _mm_setzero_si128();
   }
   vw[0] = _mm_set_epi64x(1, 0);  // v = 0, w = 1
-  Delta d{-1};  // delta = 1
+  Delta d{-1};                   // delta = 1
   // Degree bounds (ntru_divsteps_avx2.hpp): after k steps, while g != 0, deg f, deg g <= 2n - 3 - k
   // (once g = 0 only f_0 still matters, and words of f above the bound are not updated); and
   // deg v, deg w <= k. Only v mod x^(n - 1) is read, and the updates of v, w never divide,

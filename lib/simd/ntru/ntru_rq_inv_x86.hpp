@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_toom4_avx2.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {

@@ -26,9 +26,9 @@
 #include <initializer_list>
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
-#include "simd/ntru/ntru_isa.hpp"
-#include "simd/ntru/ntru_divsteps_avx2.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_divsteps_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
@@ -45,8 +45,8 @@ using ntru_detail::mod3_scalar;
 /// 3 to lane 0, one bit up). Coefficient 256 W - 1 falls off (it is 0 where this is used).
 template <int W>
 inline void mul_x(__m256i (&x)[W]) noexcept {
-  const __m256i top = _mm256_sllv_epi64(_mm256_permute4x64_epi64(x[W - 1], _MM_SHUFFLE(2, 1, 0, 3)),
-                                        _mm256_set_epi64x(0, 0, 0, 1));
+  const __m256i top =
+      _mm256_sllv_epi64(_mm256_permute4x64_epi64(x[W - 1], _MM_SHUFFLE(2, 1, 0, 3)), _mm256_set_epi64x(0, 0, 0, 1));
   for (int r = W - 1; r > 0; --r) x[r] = x[r - 1];
   x[0] = top;
 }
@@ -55,8 +55,8 @@ inline void mul_x(__m256i (&x)[W]) noexcept {
 /// (lane 0 to lane 3, one bit down). Coefficient 0 falls off (it is 0 where this is used).
 template <int W>
 inline void div_x(__m256i (&x)[W]) noexcept {
-  const __m256i bottom = _mm256_srlv_epi64(_mm256_permute4x64_epi64(x[0], _MM_SHUFFLE(0, 3, 2, 1)),
-                                           _mm256_set_epi64x(1, 0, 0, 0));
+  const __m256i bottom =
+      _mm256_srlv_epi64(_mm256_permute4x64_epi64(x[0], _MM_SHUFFLE(0, 3, 2, 1)), _mm256_set_epi64x(1, 0, 0, 0));
   for (int r = 0; r + 1 < W; ++r) x[r] = x[r + 1];
   x[W - 1] = bottom;
 }
@@ -175,8 +175,10 @@ inline void narrow_3_to_2(std::uint64_t* x) noexcept {
 inline void narrow_fg(S3Words& st, int from, int to) noexcept {
   for (; from > to; from = from == 3 ? 2 : from / 2) {
     for (std::uint64_t* x : {st.f[0], st.f[1], st.g[0], st.g[1]}) {
-      if (from == 3) narrow_3_to_2(x);
-      else halve_width(x, from / 2);
+      if (from == 3)
+        narrow_3_to_2(x);
+      else
+        halve_width(x, from / 2);
     }
   }
 }
@@ -185,8 +187,10 @@ inline void narrow_fg(S3Words& st, int from, int to) noexcept {
 inline void widen(std::initializer_list<std::uint64_t*> xs, int from, int to) noexcept {
   for (; from < to; from = to == 3 && from == 2 ? 3 : 2 * from) {
     for (std::uint64_t* x : xs) {
-      if (to == 3 && from == 2) widen_2_to_3(x);
-      else double_width(x, from);
+      if (to == 3 && from == 2)
+        widen_2_to_3(x);
+      else
+        double_width(x, from);
     }
   }
 }
@@ -371,8 +375,8 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
     int end = steps;
     for (int j = 0; j <= 2 * n / 256 + 1; ++j) {
       for (const int c : {2 * n - 2 - 256 * j, 256 * j - 1}) {
-        if (c > k && c < end && (layout_width(divsteps::fg_regs(n, c, W), W) != wa ||
-                                 layout_width(divsteps::vw_regs(c, W), W) != wb))
+        if (c > k && c < end &&
+            (layout_width(divsteps::fg_regs(n, c, W), W) != wa || layout_width(divsteps::vw_regs(c, W), W) != wb))
           end = c;
       }
     }
@@ -403,9 +407,12 @@ void s3_inv(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
 }  // namespace
 
 void PQKEM_NTRU_KERNEL(poly_s3_inv)(std::uint16_t* r, const std::uint16_t* a, int n) noexcept {
-  if (n <= 512) s3_inv<2>(r, a, n);  // n is public
-  else if (n <= 768) s3_inv<3>(r, a, n);
-  else s3_inv<4>(r, a, n);
+  if (n <= 512)
+    s3_inv<2>(r, a, n);  // n is public
+  else if (n <= 768)
+    s3_inv<3>(r, a, n);
+  else
+    s3_inv<4>(r, a, n);
 }
 
 }  // namespace pqkem::simd::PQKEM_NTRU_NS

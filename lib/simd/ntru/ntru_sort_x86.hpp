@@ -146,9 +146,12 @@ template <int T>
 inline void flip_lanes_pair(SV& a, SV& b) noexcept {
   constexpr int kUpper = T == 1 ? 0xAA : T == 2 ? 0xCC : 0xF0;
   auto mirror = [](SV y) {
-    if constexpr (T == 1) return _mm256_shuffle_epi32(y, _MM_SHUFFLE(2, 3, 0, 1));
-    else if constexpr (T == 2) return _mm256_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
-    else return _mm256_permutevar8x32_epi32(y, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+    if constexpr (T == 1)
+      return _mm256_shuffle_epi32(y, _MM_SHUFFLE(2, 3, 0, 1));
+    else if constexpr (T == 2)
+      return _mm256_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
+    else
+      return _mm256_permutevar8x32_epi32(y, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
   };
   const SV bm = mirror(b);
   const SV mn = _mm256_min_epi32(a, bm), mx = _mm256_max_epi32(a, bm);
@@ -249,8 +252,10 @@ void merge_lanes(std::int32_t* buf, std::size_t nv) noexcept {
     storev(buf + K * i0, a0), storev(buf + K * i1, a1), storev(buf + K * i2, a2), storev(buf + K * i3, a3);
     storev(buf + K * m0, b0), storev(buf + K * m1, b1), storev(buf + K * m2, b2), storev(buf + K * m3, b3);
   }
-  if constexpr (T < kLaneMerges) clean_vectors(buf, nv, nv / 8);
-  else if (nv >= 8 * K) clean_vectors<K>(buf, nv, nv / 8);
+  if constexpr (T < kLaneMerges)
+    clean_vectors(buf, nv, nv / 8);
+  else if (nv >= 8 * K)
+    clean_vectors<K>(buf, nv, nv / 8);
 }
 
 /// Sorts the K V wires of buf (V = nv >= K a power of two) in the transposed layout: first the
@@ -379,25 +384,29 @@ void PQKEM_NTRU_KERNEL(sample_fixed_type)(std::uint16_t* r, const std::uint8_t* 
   const __m256i shift_l = _mm256_setr_epi32(32, 26, 28, 30, 32, 26, 28, 30);
   const __m256i low30 = _mm256_set1_epi32(0x3FFFFFFF);
   const __m256i ones = _mm256_set1_epi32(1), twos = _mm256_set1_epi32(2);
-  const __m256i half1 = _mm256_set1_epi32(static_cast<int>(half)), half2 = _mm256_set1_epi32(static_cast<int>(2 * half));
+  const __m256i half1 = _mm256_set1_epi32(static_cast<int>(half)),
+                half2 = _mm256_set1_epi32(static_cast<int>(2 * half));
   __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   std::size_t i = 0;
   for (; i + 8 <= m; i += 8) {
     const std::uint8_t* p = u + 30 * (i / 8);
-    const __m256i bytes = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-                                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 14)), 1);
+    const __m256i bytes =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 14)), 1);
     const __m256i w = _mm256_or_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(bytes, pick_lo), shift_r),
                                       _mm256_sllv_epi32(_mm256_shuffle_epi8(bytes, pick_hi), shift_l));
     // label: 1 for i < half, 2 for half <= i < 2 half, 0 after (public: depends on i only).
     const __m256i in1 = _mm256_cmpgt_epi32(half1, idx), in2 = _mm256_cmpgt_epi32(half2, idx);
-    const __m256i label = _mm256_or_si256(_mm256_and_si256(in1, ones), _mm256_andnot_si256(in1, _mm256_and_si256(in2, twos)));
+    const __m256i label =
+        _mm256_or_si256(_mm256_and_si256(in1, ones), _mm256_andnot_si256(in1, _mm256_and_si256(in2, twos)));
     store8(keys + i, _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(w, low30), 2), label));
     idx = _mm256_add_epi32(idx, _mm256_set1_epi32(8));
   }
   for (; i < m; ++i) {  // the last m % 8 keys, byte by byte as the portable sampler reads them
     const std::size_t bit = 30 * i;
     std::uint64_t acc = 0;
-    for (std::size_t b = 0; b < 5 && bit / 8 + b < (30 * m + 7) / 8; ++b) acc |= static_cast<std::uint64_t>(u[bit / 8 + b]) << (8 * b);
+    for (std::size_t b = 0; b < 5 && bit / 8 + b < (30 * m + 7) / 8; ++b)
+      acc |= static_cast<std::uint64_t>(u[bit / 8 + b]) << (8 * b);
     const std::uint32_t w = static_cast<std::uint32_t>(acc >> (bit % 8)) & 0x3FFFFFFFu;
     const std::uint32_t label = i < half ? 1u : i < 2 * half ? 2u : 0u;
     keys[i] = static_cast<std::int32_t>((w << 2) | label);

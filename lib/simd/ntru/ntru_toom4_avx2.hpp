@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "simd/ntru/ntru_isa.hpp"
 #include "simd/ntru/ntru_common_avx2.hpp"
+#include "simd/ntru/ntru_isa.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {  // internal linkage on purpose: see above
@@ -64,18 +64,32 @@ constexpr int kLeafLanes = 32;
 [[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm512_add_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm512_sub_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm512_mullo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept { return _mm512_unpacklo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept { return _mm512_unpackhi_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept { return _mm512_unpacklo_epi32(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept { return _mm512_unpackhi_epi32(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept { return _mm512_unpacklo_epi64(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept { return _mm512_unpackhi_epi64(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept {
+  return _mm512_unpacklo_epi16(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept {
+  return _mm512_unpackhi_epi16(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept {
+  return _mm512_unpacklo_epi32(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept {
+  return _mm512_unpackhi_epi32(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept {
+  return _mm512_unpacklo_epi64(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept {
+  return _mm512_unpackhi_epi64(a, b);
+}
 /// The 128-bit rows p, p + d, p + 2d, p + 3d (in words) as the four pieces of one vector.
 [[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
-  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-                                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + d)), 1);
-  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * d))),
-                                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * d)), 1);
+  const __m256i lo =
+      _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + d)), 1);
+  const __m256i hi =
+      _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * d))),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * d)), 1);
   return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 /// The inverse of lv_load_rows.
@@ -92,12 +106,24 @@ constexpr int kLeafLanes = 16;
 [[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm256_add_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm256_sub_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm256_mullo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept { return _mm256_unpacklo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept { return _mm256_unpackhi_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept { return _mm256_unpacklo_epi32(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept { return _mm256_unpackhi_epi32(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept { return _mm256_unpacklo_epi64(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept { return _mm256_unpackhi_epi64(a, b); }
+[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept {
+  return _mm256_unpacklo_epi16(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept {
+  return _mm256_unpackhi_epi16(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept {
+  return _mm256_unpacklo_epi32(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept {
+  return _mm256_unpackhi_epi32(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept {
+  return _mm256_unpacklo_epi64(a, b);
+}
+[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept {
+  return _mm256_unpackhi_epi64(a, b);
+}
 /// The 128-bit rows p and p + d (in words) as the two halves of one vector.
 [[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
   return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
@@ -283,7 +309,7 @@ struct Toom4 {
     /// words before the first leaf product when L is not a multiple of 16.
     alignas(64) std::uint16_t leaves_buf[16 + kBatches * kRegion];
     alignas(64) std::uint16_t work[kWorkWords];  // LeafVec arrays during the leaf products
-    alignas(64) std::uint16_t tail[2][48];  // evaluate's copies of the operands' last words
+    alignas(64) std::uint16_t tail[2][48];       // evaluate's copies of the operands' last words
     void wipe() noexcept {
       wipe_vectors<16 + kBatches * kRegion>(leaves_buf);
       wipe_vectors<kWorkWords>(work);
@@ -307,7 +333,7 @@ struct Toom4 {
     store16(tail + 32, _mm256_setzero_si256());
 #pragma GCC unroll 4
     for (int blk = 0; blk < Lp; blk += 16) {  // from L on: words of the next piece, never read
-      __m256i e[4][7];  // e[2u + v][p]: quarter (u, v) of every chunk, evaluated at point p
+      __m256i e[4][7];                        // e[2u + v][p]: quarter (u, v) of every chunk, evaluated at point p
 #pragma GCC unroll 4
       for (int q = 0; q < 4; ++q) {
         const int off = q * L + blk;
@@ -394,10 +420,10 @@ struct Toom4 {
 #pragma GCC unroll 16
     for (int o = 0; o < 4 * m; o += 16) {
       __m256i x = o < 2 * m ? load16(z0 + o) : load16(z1 + o - 2 * m);
-      const int lo = o - m;  // the middle term's index of lane 0
+      const int lo = o - m;          // the middle term's index of lane 0
       if (lo > -16 && lo < 2 * m) {  // compile-time after unrolling
         __m256i mid = _mm256_sub_epi16(load16(z2 + lo), _mm256_add_epi16(load16(z0 + lo), load16(z1 + lo)));
-        if (lo < 0) mid = _mm256_and_si256(mid, hi8);          // lo = -8: lanes 8..15 only
+        if (lo < 0) mid = _mm256_and_si256(mid, hi8);              // lo = -8: lanes 8..15 only
         if (lo + 16 > 2 * m) mid = _mm256_andnot_si256(hi8, mid);  // lanes 0..7 only
         x = _mm256_add_epi16(x, mid);
       }
@@ -441,10 +467,10 @@ struct Toom4 {
     t = _mm256_add_epi16(t, _mm256_slli_epi16(c4, 4));
     t = _mm256_add_epi16(t, _mm256_slli_epi16(p6, 6));
     const __m256i o3 = _mm256_srli_epi16(_mm256_sub_epi16(p5, t), 1);
-    const __m256i c3 =
-        _mm256_mullo_epi16(_mm256_sub_epi16(_mm256_add_epi16(_mm256_slli_epi16(o1, 4), o1), _mm256_add_epi16(o2, o3)), inv9);
+    const __m256i c3 = _mm256_mullo_epi16(
+        _mm256_sub_epi16(_mm256_add_epi16(_mm256_slli_epi16(o1, 4), o1), _mm256_add_epi16(o2, o3)), inv9);
     const __m256i d = _mm256_mullo_epi16(_mm256_sub_epi16(o2, o3), inv15);  // C1 - C5
-    const __m256i s = _mm256_sub_epi16(o1, c3);                            // C1 + C5
+    const __m256i s = _mm256_sub_epi16(o1, c3);                             // C1 + C5
     const __m256i c1 = _mm256_srli_epi16(_mm256_add_epi16(s, d), 1);
     c[0] = p0, c[1] = c1, c[2] = c2, c[3] = c3, c[4] = c4, c[5] = _mm256_sub_epi16(s, c1), c[6] = p6;
   }

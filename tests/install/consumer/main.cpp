@@ -1,7 +1,7 @@
 // A tiny program using an installed pqkem: ML-KEM-768 keygen, encaps, decaps through the
 // library API. Exit 0 when both sides get the same shared secret.
-#include <pqkem/pqkem.hpp>
 #include <pqkem/kat.hpp>
+#include <pqkem/pqkem.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,8 +13,8 @@ int main() {
     pqkem::KeyPair kp = pqkem::keygen(s);
     pqkem::Encapsulation e = pqkem::encaps(s, kp.pk);
     pqkem::SecretBytes ss = pqkem::decaps(s, kp.sk, e.ct);
-    if (kp.pk.size() != info.pk_bytes || kp.sk.size() != info.sk_bytes ||
-        e.ct.size() != info.ct_bytes || ss.size() != info.ss_bytes) {
+    if (kp.pk.size() != info.pk_bytes || kp.sk.size() != info.sk_bytes || e.ct.size() != info.ct_bytes ||
+        ss.size() != info.ss_bytes) {
       std::fprintf(stderr, "consumer: unexpected sizes\n");
       return 1;
     }
@@ -22,8 +22,8 @@ int main() {
       std::fprintf(stderr, "consumer: shared secrets differ\n");
       return 1;
     }
-    std::printf("consumer: %.*s round trip ok (pqkem %.*s)\n", static_cast<int>(info.name.size()),
-                info.name.data(), static_cast<int>(pqkem::version().size()), pqkem::version().data());
+    std::printf("consumer: %.*s round trip ok (pqkem %.*s)\n", static_cast<int>(info.name.size()), info.name.data(),
+                static_cast<int>(pqkem::version().size()), pqkem::version().data());
     return 0;
   } catch (const pqkem::Error& err) {
     std::fprintf(stderr, "consumer: %s\n", err.what());
