@@ -71,29 +71,11 @@ struct Avx2OrderCodecs {
   }
 };
 
-/// sample_ntt_x4 / sample_noise_x4 of a SIMD backend B as one batch of B::run_xof_batch, which
-/// runs a lone sponge on the 1-way permutation.
-template <class B>
-struct BatchSamplers {
-  using NttPoly = Avx2NttPoly;
-  static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
-    XofBatch<NttPoly> b;
-    for (int j = 0; j < n; ++j) b.add_matrix_entry(*out[j], rho, xy[j][0], xy[j][1]);
-    B::run_xof_batch(b);
-  }
-  template <int Eta>
-  static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) noexcept {
-    XofBatch<NttPoly> b;
-    for (int j = 0; j < n; ++j) b.add_noise_poly(*out[j], Eta, seed, nonce[j]);
-    B::run_xof_batch(b);
-  }
-};
-
 /// An x86 backend over the kernels K of one ISA (simd/kernels_*.hpp: K::ntt, K::inverse_ntt,
 /// ..., the C-like kernels on raw arrays, by address) and its sponge batch: the AVX2 order of T_q with
-/// Avx2OrderCodecs' codecs and hashes, and sample_ntt_x4 / sample_noise_x4 as batches.
+/// Avx2OrderCodecs' codecs and hashes.
 template <class K>
-struct X86Backend : Avx2OrderCodecs, BatchSamplers<X86Backend<K>> {
+struct X86Backend : Avx2OrderCodecs {
   static constexpr Impl kImpl = K::kImpl;
   using NttPoly = Avx2NttPoly;
 
@@ -118,6 +100,19 @@ struct X86Backend : Avx2OrderCodecs, BatchSamplers<X86Backend<K>> {
   }
   static void sub_reduce(Poly& r, const Poly& a) noexcept { K::sub_reduce(r.c.data(), a.c.data()); }
   static void run_xof_batch(const XofBatch<NttPoly>& b) noexcept { K::xof_batch(b); }
+  /// A few matrix entries or noise polynomials as one batch (a lone sponge runs on the 1-way
+  /// permutation).
+  static void sample_ntt_x4(NttPoly* const out[4], Bytes32 rho, const std::uint8_t xy[4][2], int n) noexcept {
+    XofBatch<NttPoly> b;
+    for (int j = 0; j < n; ++j) b.add_matrix_entry(*out[j], rho, xy[j][0], xy[j][1]);
+    K::xof_batch(b);
+  }
+  template <int Eta>
+  static void sample_noise_x4(Poly* const out[4], Bytes32 seed, const std::uint8_t nonce[4], int n) noexcept {
+    XofBatch<NttPoly> b;
+    for (int j = 0; j < n; ++j) b.add_noise_poly(*out[j], Eta, seed, nonce[j]);
+    K::xof_batch(b);
+  }
 };
 
 /// The AVX2 backend: the arithmetic on YMM registers, the sponge batches on the 4-way Keccak.

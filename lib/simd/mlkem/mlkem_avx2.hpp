@@ -19,7 +19,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "keccak_job.hpp"       // plain data, no code
 #include "mlkem/xof_batch.hpp"  // plain data, no code
 
 namespace pqkem::simd::avx2 {

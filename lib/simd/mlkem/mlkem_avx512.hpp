@@ -20,7 +20,7 @@ namespace pqkem::simd::avx512 {
 unsigned rej_uniform_avx512(std::int16_t a[256], unsigned ctr, const std::uint8_t* buf, std::size_t len) noexcept;
 
 /// xof_batch_avx2 (same contract) on the 8- and 4-way AVX-512 Keccak, SampleNTT's
-/// candidates through mlkem_rej_uniform_avx512.
+/// candidates through rej_uniform_avx512.
 void xof_batch_avx512(const mlkem::XofBatchData& batch) noexcept;
 /// The same on the 4-way AVX-512 permutation only: what `pqkem bench --kernels` measures the
 /// 8-way lanes against. Not part of the backend.
