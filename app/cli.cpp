@@ -145,6 +145,17 @@ void CommandBuilder::flag(std::string name, bool& target, std::string help) {
   m_target.cmd.add_flag(std::move(name), target, std::move(help));
 }
 
+void CommandBuilder::force(bool& target) {
+  m_target.cmd.add_flag("--force", target, "Replace output files that already exist");
+}
+
+void CommandBuilder::json_outputs(bool& target, const std::string& what) {
+  m_target.cmd.add_flag("--json", target,
+                        fmt::format("Print one JSON object describing what was written (algorithm, files, sizes, {}); "
+                                    "no output may then be - (stdout)",
+                                    what));
+}
+
 namespace {
 
 /// The value of `text` if it is a plain decimal number (digits only: no sign, no space, no 0x,
@@ -260,15 +271,15 @@ int run_command_line(int argc, char** argv, const Program& program, AllOptions& 
     const std::string first = argv[1];
     if (!first.empty() && first.front() != '-') {
       const auto chosen = std::find_if(program.commands.begin(), program.commands.end(),
-                                       [&](const Command* c) { return first == c->name; });
+                                       [&](const Command& c) { return first == c.name; });
       if (chosen == program.commands.end()) {
         std::string names;
-        for (const auto* c : program.commands) names += (names.empty() ? "" : ", ") + std::string(c->name);
+        for (const auto& c : program.commands) names += (names.empty() ? "" : ", ") + std::string(c.name);
         throw_usage(fmt::format("unknown command '{}'; the commands are {}", printable(first), names));
       }
-      declared.emplace_back(declare(app, **chosen, opts), *chosen);
+      declared.emplace_back(declare(app, *chosen, opts), &*chosen);
     } else {
-      for (const auto* c : program.commands) declared.emplace_back(declare(app, *c, opts), c);
+      for (const auto& c : program.commands) declared.emplace_back(declare(app, c, opts), &c);
     }
     app.parse(argc, argv);
     for (const auto& [cmd, command] : declared)

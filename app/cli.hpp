@@ -78,6 +78,11 @@ public:
   /// `--coins HEX|@FILE`, documented as being for testing only; `what` says which bytes.
   void coins(OptString& target, const std::string& what);
   void flag(std::string name, bool& target, std::string help);
+  /// `--force`: replace output files that already exist (never a partial write; output.hpp).
+  void force(bool& target);
+  /// `--json` for a command that writes files: one JSON object on stdout describing them;
+  /// `what` lists the fields beyond the algorithm, the files and their sizes.
+  void json_outputs(bool& target, const std::string& what);
   void integer(std::string name, int& target, std::string help, const IntRange& range);
   /// A string option kept as given (see OptString); `text` names its value in the help.
   void string(std::string name, OptString& target, std::string help, std::string text);
@@ -110,7 +115,7 @@ struct Program {
   const char* footer;
   const char* version_help;
   std::string (*version)();
-  std::span<const Command* const> commands;
+  std::span<const Command> commands;
 };
 
 /// Parses the command line into `options`, declaring only the command being run (all of them for

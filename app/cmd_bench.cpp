@@ -213,7 +213,7 @@ void measure_all(std::vector<Row>& results, std::vector<Row>& references, const 
 
 }  // namespace
 
-void run_bench(const BenchOptions& opts) {
+void run(const BenchOptions& opts) {
   apply_engine_options({std::nullopt, opts.ntt_plan});
   apply_rng_option(opts.rng);
   use_openssl();  // the reference workloads; the KAT DRBG of the kernel rows
@@ -251,7 +251,7 @@ void run_bench(const BenchOptions& opts) {
   if (baseline) report_regressions(*baseline, compared, opts.fail_on_regression);
 }
 
-void declare_bench(CommandBuilder& cmd, BenchOptions& opts) {
+void declare(CommandBuilder& cmd, BenchOptions& opts) {
   cmd.strings("-a,--algorithm", opts.algorithms, "Algorithms to measure (repeatable; default: all)", "ALG ...");
   cmd.string("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, avx512, or all",
              "auto|portable|avx2|avx512|all");

@@ -1,5 +1,5 @@
-// pqkem bench (cmd_bench.cpp): its options, filled from the command line by declare_bench, and
-// run_bench, which runs from them alone.
+// pqkem bench (cmd_bench.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include <string>
@@ -21,10 +21,14 @@ struct BenchOptions {
   bool fail_on_regression = false;
   OptString ntt_plan;  ///< --ntt-plan for the operations and kernels
   OptString rng;       ///< --rng for keypair and encaps; absent: PQKEM_RNG or system
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "bench";
+  static constexpr const char* kDescription = "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks";
 };
 
 /// Declares bench's options, help and examples.
-void declare_bench(CommandBuilder& cmd, BenchOptions& opts);
-void run_bench(const BenchOptions& opts);
+void declare(CommandBuilder& cmd, BenchOptions& opts);
+void run(const BenchOptions& opts);
 
 }  // namespace pqkem::cli

@@ -7,7 +7,7 @@
 
 namespace pqkem::cli {
 
-void run_convert(const ConvertOptions& opts) {
+void run(const ConvertOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);
   if (algorithm) require_key_format(*algorithm, opts.format);
@@ -59,7 +59,7 @@ void run_convert(const ConvertOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
+void declare(CommandBuilder& cmd, ConvertOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; needed only for a raw seed, or a raw X-Wing or X25519MLKEM768 public key (they share "
                 "their size). If given, the key must fit it");
@@ -67,7 +67,7 @@ void declare_convert(CommandBuilder& cmd, ConvertOptions& opts) {
   cmd.path("--out", opts.out_path, "Where to write it; mode 0600 for a secret key (- for stdout)");
   cmd.format(opts.format, FormatUse::keys, Need::required);
   cmd.sk_form(opts.sk_form);
-  cmd.flag("--force", opts.force, "Replace an output file that already exists");
+  cmd.force(opts.force);
   cmd.engine(opts.engine);
   cmd.footer(
       "Whether the input is a public or a secret key comes from its PEM label, its DER structure\n"

@@ -1,5 +1,5 @@
-// pqkem convert (cmd_convert.cpp): its options, filled from the command line by
-// declare_convert, and run_convert, which runs from them alone.
+// pqkem convert (cmd_convert.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include <string>
@@ -18,10 +18,14 @@ struct ConvertOptions {
   std::string sk_form;
   bool force = false;
   EngineOptions engine;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "convert";
+  static constexpr const char* kDescription = "Re-encode a public or secret key file (bin, hex, pem, der)";
 };
 
 /// Declares convert's options, help and examples.
-void declare_convert(CommandBuilder& cmd, ConvertOptions& opts);
-void run_convert(const ConvertOptions& opts);
+void declare(CommandBuilder& cmd, ConvertOptions& opts);
+void run(const ConvertOptions& opts);
 
 }  // namespace pqkem::cli

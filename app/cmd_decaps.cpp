@@ -6,7 +6,7 @@
 
 namespace pqkem::cli {
 
-void run_decaps(const DecapsOptions& opts) {
+void run(const DecapsOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);
   require_data_format(opts.format);
@@ -49,7 +49,7 @@ void run_decaps(const DecapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
+void declare(CommandBuilder& cmd, DecapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
                 "length), required for a raw seed (every X-Wing and X25519MLKEM768 raw key). If given, the "
@@ -58,10 +58,8 @@ void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts) {
   cmd.path("--ct", opts.ct_path, "Ciphertext to read, hex or raw (- for stdin)");
   cmd.path("--ss", opts.ss_path, "Where to write the shared secret, mode 0600 (- for stdout)");
   cmd.format(opts.format, FormatUse::data);
-  cmd.flag("--force", opts.force, "Replace an output file that already exists");
-  cmd.flag("--json", opts.json,
-           "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
-           "public key and the ciphertext; never the secret); --ss may then not be - (stdout)");
+  cmd.force(opts.force);
+  cmd.json_outputs(opts.json, "SHA-256 of the public key and the ciphertext; never the secret");
   cmd.engine(opts.engine);
   cmd.footer(
       "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"

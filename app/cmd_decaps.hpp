@@ -1,5 +1,5 @@
-// pqkem decaps (cmd_decaps.cpp): its options, filled from the command line by declare_decaps,
-// and run_decaps, which runs from them alone.
+// pqkem decaps (cmd_decaps.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include <string>
@@ -19,10 +19,15 @@ struct DecapsOptions {
   bool force = false;
   bool json = false;
   EngineOptions engine;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "decaps";
+  static constexpr const char* kDescription =
+      "Decapsulate: recover the shared secret from a ciphertext with a secret key";
 };
 
 /// Declares decaps's options, help and examples.
-void declare_decaps(CommandBuilder& cmd, DecapsOptions& opts);
-void run_decaps(const DecapsOptions& opts);
+void declare(CommandBuilder& cmd, DecapsOptions& opts);
+void run(const DecapsOptions& opts);
 
 }  // namespace pqkem::cli

@@ -8,7 +8,7 @@
 
 namespace pqkem::cli {
 
-void run_encaps(const EncapsOptions& opts) {
+void run(const EncapsOptions& opts) {
   apply_engine_options(opts.engine);
   apply_rng_option(opts.rng);
   const auto algorithm = parse_algorithm(opts.algorithm);
@@ -47,7 +47,7 @@ void run_encaps(const EncapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts) {
+void declare(CommandBuilder& cmd, EncapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional, inferred from the public key's OID or length, except for a raw X-Wing or "
                 "X25519MLKEM768 key (both 1216 bytes). If given, the key must fit it");
@@ -58,10 +58,8 @@ void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts) {
   cmd.coins(opts.coins,
             "ML-KEM: m, 32 bytes; X-Wing and X25519MLKEM768: m || X25519 ephemeral private key, 64 bytes (X-Wing's "
             "eseed); see 'pqkem list' for every algorithm");
-  cmd.flag("--force", opts.force, "Replace output files that already exist");
-  cmd.flag("--json", opts.json,
-           "Print one JSON object describing what was written (algorithm, files, sizes, SHA-256 of the "
-           "public key and the ciphertext; never the secret); no output may then be - (stdout)");
+  cmd.force(opts.force);
+  cmd.json_outputs(opts.json, "SHA-256 of the public key and the ciphertext; never the secret");
   cmd.rng(opts.rng, "the encapsulation's random bytes (without --coins)");
   cmd.engine(opts.engine);
   cmd.footer(

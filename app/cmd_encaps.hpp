@@ -1,5 +1,5 @@
-// pqkem encaps (cmd_encaps.cpp): its options, filled from the command line by declare_encaps,
-// and run_encaps, which runs from them alone.
+// pqkem encaps (cmd_encaps.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include <string>
@@ -21,10 +21,14 @@ struct EncapsOptions {
   bool json = false;
   OptString rng;  ///< --rng system|openssl; absent: PQKEM_RNG or system
   EngineOptions engine;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "encaps";
+  static constexpr const char* kDescription = "Encapsulate: make a ciphertext and a shared secret for a public key";
 };
 
 /// Declares encaps's options, help and examples.
-void declare_encaps(CommandBuilder& cmd, EncapsOptions& opts);
-void run_encaps(const EncapsOptions& opts);
+void declare(CommandBuilder& cmd, EncapsOptions& opts);
+void run(const EncapsOptions& opts);
 
 }  // namespace pqkem::cli

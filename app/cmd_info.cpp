@@ -234,7 +234,7 @@ void describe_raw(InfoReport& report, KeyInput in, std::optional<Scheme> algorit
 
 }  // namespace
 
-void run_info(const InfoOptions& opts) {
+void run(const InfoOptions& opts) {
   apply_engine_options({});  // checks PQKEM_IMPL / PQKEM_NTT_PLAN: secret keys are checked in full
   const auto algorithm = parse_algorithm(opts.algorithm);
   const std::vector<PathArg> inputs{{opts.path, "PATH"}};
@@ -254,7 +254,7 @@ void run_info(const InfoOptions& opts) {
   write_stdout(opts.json ? report.report().json() : report.report().text());
 }
 
-void declare_info(CommandBuilder& cmd, InfoOptions& opts) {
+void declare(CommandBuilder& cmd, InfoOptions& opts) {
   cmd.path("path", opts.path, "File to describe (- for stdin)");
   cmd.algorithm(opts.algorithm,
                 "Algorithm; names the algorithm of a raw seed (ML-KEM 64 bytes, X-Wing 32, X25519MLKEM768 96) "

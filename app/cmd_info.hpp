@@ -1,5 +1,5 @@
-// pqkem info (cmd_info.cpp): its options, filled from the command line by declare_info, and
-// run_info, which runs from them alone.
+// pqkem info (cmd_info.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include <string>
@@ -12,10 +12,14 @@ struct InfoOptions {
   std::string path;
   OptString algorithm;  ///< restricts raw inputs to one algorithm; names a seed's
   bool json = false;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "info";
+  static constexpr const char* kDescription = "Describe a key, seed or ciphertext file (never prints secret material)";
 };
 
 /// Declares info's options, help and examples.
-void declare_info(CommandBuilder& cmd, InfoOptions& opts);
-void run_info(const InfoOptions& opts);
+void declare(CommandBuilder& cmd, InfoOptions& opts);
+void run(const InfoOptions& opts);
 
 }  // namespace pqkem::cli

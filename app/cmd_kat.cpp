@@ -28,17 +28,17 @@ void require_nist_kat(Scheme s) {
 
 }  // namespace
 
-void run_kat(const KatOptions& opts) {
+void run(const KatOptions& opts) {
   apply_engine_options(opts.engine);
   const Scheme s = require_algorithm(opts.algorithm);
   require_nist_kat(s);
   use_openssl();  // the KAT DRBG's AES
-  // declare_kat keeps --count within 1..kKatMaxCount. Each record goes to stdout as soon as it is
+  // declare() keeps --count within 1..kKatMaxCount. Each record goes to stdout as soon as it is
   // computed, so memory use does not grow with the count.
   with_file_context("KAT generation failed", {}, [&] { kat_rsp(s, opts.count, write_stdout); });
 }
 
-void declare_kat(CommandBuilder& cmd, KatOptions& opts) {
+void declare(CommandBuilder& cmd, KatOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm, e.g. ML-KEM-768 (see 'pqkem list'); ML-KEM and NTRU only: X-Wing and X25519MLKEM768 "
                 "have no NIST KAT procedure",

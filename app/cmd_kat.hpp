@@ -1,5 +1,5 @@
-// pqkem kat (cmd_kat.cpp): its options, filled from the command line by declare_kat, and
-// run_kat, which runs from them alone.
+// pqkem kat (cmd_kat.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include "cli.hpp"
@@ -16,10 +16,14 @@ struct KatOptions {
   OptString algorithm;
   int count = kKatNistCount;
   EngineOptions engine;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "kat";
+  static constexpr const char* kDescription = "Print the NIST known-answer-test file (PQCkemKAT_*.rsp) to stdout";
 };
 
 /// Declares kat's options, help and examples.
-void declare_kat(CommandBuilder& cmd, KatOptions& opts);
-void run_kat(const KatOptions& opts);
+void declare(CommandBuilder& cmd, KatOptions& opts);
+void run(const KatOptions& opts);
 
 }  // namespace pqkem::cli

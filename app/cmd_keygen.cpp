@@ -8,7 +8,7 @@
 
 namespace pqkem::cli {
 
-void run_keygen(const KeygenOptions& opts) {
+void run(const KeygenOptions& opts) {
   apply_engine_options(opts.engine);
   apply_rng_option(opts.rng);
   const Scheme s = require_algorithm(opts.algorithm);
@@ -56,7 +56,7 @@ void run_keygen(const KeygenOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts) {
+void declare(CommandBuilder& cmd, KeygenOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (case-insensitive; see 'pqkem list')", Need::required);
   cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
   cmd.path("--sk", opts.sk_path, "Where to write the secret key, mode 0600 (- for stdout)");
@@ -65,10 +65,8 @@ void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts) {
   cmd.coins(opts.coins,
             "ML-KEM: d || z, 64 bytes; X-Wing: its 32-byte seed; X25519MLKEM768: d || z || X25519 private key, "
             "96 bytes; see 'pqkem list' for every algorithm");
-  cmd.flag("--force", opts.force, "Replace output files that already exist");
-  cmd.flag("--json", opts.json,
-           "Print one JSON object describing what was written (algorithm, files, sizes, public key "
-           "SHA-256; never secrets); no output may then be - (stdout)");
+  cmd.force(opts.force);
+  cmd.json_outputs(opts.json, "public key SHA-256; never secrets");
   cmd.rng(opts.rng, "the key generation's random bytes (without --coins)");
   cmd.engine(opts.engine);
   cmd.footer(

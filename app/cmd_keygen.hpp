@@ -1,5 +1,5 @@
-// pqkem keygen (cmd_keygen.cpp): its options, filled from the command line by declare_keygen,
-// and run_keygen, which runs from them alone.
+// pqkem keygen (cmd_keygen.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include <string>
@@ -21,10 +21,15 @@ struct KeygenOptions {
   bool json = false;  ///< --json: describe the outputs on stdout
   OptString rng;      ///< --rng system|openssl; absent: PQKEM_RNG or system
   EngineOptions engine;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "keygen";
+  static constexpr const char* kDescription =
+      "Generate a key pair: a public (encapsulation) key and a secret (decapsulation) key";
 };
 
 /// Declares keygen's options, help and examples.
-void declare_keygen(CommandBuilder& cmd, KeygenOptions& opts);
-void run_keygen(const KeygenOptions& opts);
+void declare(CommandBuilder& cmd, KeygenOptions& opts);
+void run(const KeygenOptions& opts);
 
 }  // namespace pqkem::cli

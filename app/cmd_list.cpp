@@ -113,13 +113,13 @@ std::string list_json() {
 
 }  // namespace
 
-void run_list(const ListOptions& opts) {
+void run(const ListOptions& opts) {
   apply_rng_option({});  // PQKEM_RNG: say which source keygen and encaps would use
   check_engine_environment();
   write_stdout(opts.json ? list_json() : list_text());
 }
 
-void declare_list(CommandBuilder& cmd, ListOptions& opts) {
+void declare(CommandBuilder& cmd, ListOptions& opts) {
   cmd.flag("--json", opts.json, "Print JSON instead of a table");
   cmd.footer("Examples:\n  pqkem list\n  pqkem list --json\n");
 }

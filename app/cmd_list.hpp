@@ -1,5 +1,5 @@
-// pqkem list (cmd_list.cpp): its options, filled from the command line by declare_list, and
-// run_list, which runs from them alone.
+// pqkem list (cmd_list.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include "cli.hpp"
@@ -8,10 +8,15 @@ namespace pqkem::cli {
 
 struct ListOptions {
   bool json = false;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "list";
+  static constexpr const char* kDescription =
+      "List the algorithms, their sizes, and the implementations usable on this CPU";
 };
 
 /// Declares list's options, help and examples.
-void declare_list(CommandBuilder& cmd, ListOptions& opts);
-void run_list(const ListOptions& opts);
+void declare(CommandBuilder& cmd, ListOptions& opts);
+void run(const ListOptions& opts);
 
 }  // namespace pqkem::cli

@@ -6,7 +6,7 @@
 
 namespace pqkem::cli {
 
-void run_pubkey(const PubkeyOptions& opts) {
+void run(const PubkeyOptions& opts) {
   apply_engine_options(opts.engine);
   const auto algorithm = parse_algorithm(opts.algorithm);
   if (algorithm && opts.format) require_key_format(*algorithm, *opts.format);
@@ -26,14 +26,14 @@ void run_pubkey(const PubkeyOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
-void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts) {
+void declare(CommandBuilder& cmd, PubkeyOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; needed only for a raw seed (ML-KEM 64 bytes, X-Wing 32, X25519MLKEM768 96). If given, "
                 "the key must fit it");
   cmd.secret_key_input(opts.sk_path);
   cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
   cmd.format(opts.format, FormatUse::keys);
-  cmd.flag("--force", opts.force, "Replace an output file that already exists");
+  cmd.force(opts.force);
   cmd.engine(opts.engine);
   cmd.footer(
       "The secret key is checked in full first (for PKCS#8 and expanded keys: hash, modulus and\n"

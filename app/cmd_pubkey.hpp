@@ -1,5 +1,5 @@
-// pqkem pubkey (cmd_pubkey.cpp): its options, filled from the command line by declare_pubkey,
-// and run_pubkey, which runs from them alone.
+// pqkem pubkey (cmd_pubkey.cpp): its name and options, filled from the command line by declare(), and
+// run(), which runs from them alone.
 #pragma once
 
 #include <optional>
@@ -18,10 +18,14 @@ struct PubkeyOptions {
   std::optional<Format> format;  ///< empty: the secret key file's own format
   bool force = false;
   EngineOptions engine;
+
+  /// The command as `pqkem --help` lists it.
+  static constexpr const char* kName = "pubkey";
+  static constexpr const char* kDescription = "Derive the public key from a secret key file";
 };
 
 /// Declares pubkey's options, help and examples.
-void declare_pubkey(CommandBuilder& cmd, PubkeyOptions& opts);
-void run_pubkey(const PubkeyOptions& opts);
+void declare(CommandBuilder& cmd, PubkeyOptions& opts);
+void run(const PubkeyOptions& opts);
 
 }  // namespace pqkem::cli

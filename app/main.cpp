@@ -4,10 +4,12 @@
 // every error to an exit code: 0 success, 1 failure on valid usage, 2 usage error.
 #include <openssl/crypto.h>
 
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <tuple>
 
 #include "cli.hpp"
 #include "cmd_bench.hpp"
@@ -30,29 +32,30 @@
 
 namespace pqkem::cli {
 
-/// The options of every command; only the chosen command's are filled in. Each cmd_*.hpp holds
-/// its command's options struct, which its declare_* fills from the command line (through
-/// CommandBuilder, cli.hpp; only cli.cpp includes CLI11) and its run_* runs from alone.
-struct AllOptions {
-  KeygenOptions keygen;
-  EncapsOptions encaps;
-  DecapsOptions decaps;
-  PubkeyOptions pubkey;
-  InfoOptions info;
-  ConvertOptions convert;
-  ListOptions list;
-  KatOptions kat;
-  BenchOptions bench;
-};
+/// The commands, in the order `pqkem --help` lists them, as their options structs: each cmd_*.hpp
+/// holds its command's name, description and options, which its declare() fills from the command
+/// line (through CommandBuilder, cli.hpp; only cli.cpp includes CLI11) and its run() runs from
+/// alone. Only the chosen command's options are filled in.
+struct AllOptions : std::tuple<KeygenOptions, EncapsOptions, DecapsOptions, PubkeyOptions, InfoOptions, ConvertOptions,
+                               ListOptions, KatOptions, BenchOptions> {};
 
 namespace {
 
-/// The Command whose options are the `Member` of AllOptions, declared by `Declare` and run by `Run`.
-template <auto Member, auto Declare, auto Run>
-constexpr Command make_command(const char* name, const char* description) {
-  return {name, description, [](CommandBuilder& cmd, AllOptions& all) { Declare(cmd, all.*Member); },
-          [](const AllOptions& all) { Run(all.*Member); }};
+/// The Command whose options are `Options`: found by type in AllOptions, declared by its
+/// command's declare() and run by its run().
+template <class Options>
+constexpr Command command() {
+  return {Options::kName, Options::kDescription,
+          [](CommandBuilder& cmd, AllOptions& all) { declare(cmd, std::get<Options>(all)); },
+          [](const AllOptions& all) { run(std::get<Options>(all)); }};
 }
+
+template <class... Options>
+constexpr std::array<Command, sizeof...(Options)> commands_of(const std::tuple<Options...>*) {
+  return {command<Options>()...};
+}
+
+constexpr auto kCommands = commands_of(static_cast<const AllOptions*>(nullptr));
 
 // Text without fmt: built header-only, fmt costs each file that includes it about 4 s at -O2
 // and 10 s under the sanitizers.
@@ -92,30 +95,6 @@ std::string version_text() {
          "implementations usable on this CPU: " +
          impls;
 }
-
-// Each command declares its options (declare_*) and runs (run_*) in its own cmd_*.cpp.
-constexpr Command kKeygen = make_command<&AllOptions::keygen, declare_keygen, run_keygen>(
-    "keygen", "Generate a key pair: a public (encapsulation) key and a secret (decapsulation) key");
-constexpr Command kEncaps = make_command<&AllOptions::encaps, declare_encaps, run_encaps>(
-    "encaps", "Encapsulate: make a ciphertext and a shared secret for a public key");
-constexpr Command kDecaps = make_command<&AllOptions::decaps, declare_decaps, run_decaps>(
-    "decaps", "Decapsulate: recover the shared secret from a ciphertext with a secret key");
-constexpr Command kPubkey = make_command<&AllOptions::pubkey, declare_pubkey, run_pubkey>(
-    "pubkey", "Derive the public key from a secret key file");
-constexpr Command kInfo = make_command<&AllOptions::info, declare_info, run_info>(
-    "info", "Describe a key, seed or ciphertext file (never prints secret material)");
-constexpr Command kConvert = make_command<&AllOptions::convert, declare_convert, run_convert>(
-    "convert", "Re-encode a public or secret key file (bin, hex, pem, der)");
-constexpr Command kList = make_command<&AllOptions::list, declare_list, run_list>(
-    "list", "List the algorithms, their sizes, and the implementations usable on this CPU");
-constexpr Command kKat = make_command<&AllOptions::kat, declare_kat, run_kat>(
-    "kat", "Print the NIST known-answer-test file (PQCkemKAT_*.rsp) to stdout");
-constexpr Command kBench = make_command<&AllOptions::bench, declare_bench, run_bench>(
-    "bench", "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks");
-
-// The commands, in the order `pqkem --help` lists them.
-constexpr const Command* kCommands[] = {&kKeygen,  &kEncaps, &kDecaps, &kPubkey, &kInfo,
-                                        &kConvert, &kList,   &kKat,    &kBench};
 
 constexpr Program kProgram{
     .description =
