@@ -12,6 +12,8 @@ const char* errc_name(Errc code) noexcept {
     case Errc::openssl_failure: return "OpenSSL failure";
     case Errc::bad_format: return "malformed input";
     case Errc::bad_argument: return "invalid argument";
+    case Errc::open_failure: return "decryption failed";
+    case Errc::message_limit: return "message limit reached";
   }
   return "unknown error";
 }

@@ -131,7 +131,26 @@ void keccak_f1600(std::uint64_t state[25]) noexcept {
   keccak::permute<keccak::U64Lane>(state);  // in place: no copy of the state to wipe
 }
 
-void Sponge::absorb(ByteView in) noexcept {
+// Compiled as keccak_f1600 is (above), for the same reason.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize", "unroll-loops")))
+#endif
+void keccak_p1600_12(std::uint64_t state[25]) noexcept {
+  keccak::permute<keccak::U64Lane, 12>(state);
+}
+
+namespace {
+template <int Rounds>
+void permute_state(std::uint64_t state[25]) noexcept {
+  if constexpr (Rounds == 24)
+    keccak_f1600(state);
+  else
+    keccak_p1600_12(state);
+}
+}  // namespace
+
+template <int Rounds>
+void KeccakSponge<Rounds>::absorb(ByteView in) noexcept {
   const std::uint8_t* p = in.data();
   std::size_t len = in.size();
   while (len > 0) {
@@ -142,17 +161,18 @@ void Sponge::absorb(ByteView in) noexcept {
     for (; n >= 8; n -= 8, p += 8, m_pos += 8) m_state[m_pos / 8] ^= load_le64(p);  // whole lanes
     for (; n > 0; --n, ++p, ++m_pos) m_state[m_pos / 8] ^= static_cast<std::uint64_t>(*p) << (8 * (m_pos % 8));
     if (m_pos == m_rate) {
-      keccak_f1600(m_state);
+      permute_state<Rounds>(m_state);
       m_pos = 0;
     }
   }
 }
 
-void Sponge::squeeze(std::span<std::uint8_t> out) noexcept {
+template <int Rounds>
+void KeccakSponge<Rounds>::squeeze(std::span<std::uint8_t> out) noexcept {
   if (!m_squeezing) {  // pad10*1 after the domain bits, then the first block is ready
     m_state[m_pos / 8] ^= static_cast<std::uint64_t>(m_ds) << (8 * (m_pos % 8));
     m_state[(m_rate - 1) / 8] ^= std::uint64_t{0x80} << (8 * ((m_rate - 1) % 8));
-    keccak_f1600(m_state);
+    permute_state<Rounds>(m_state);
     m_pos = 0;
     m_squeezing = true;
   }
@@ -160,7 +180,7 @@ void Sponge::squeeze(std::span<std::uint8_t> out) noexcept {
   std::size_t len = out.size();
   while (len > 0) {
     if (m_pos == m_rate) {
-      keccak_f1600(m_state);
+      permute_state<Rounds>(m_state);
       m_pos = 0;
     }
     std::size_t n = len < m_rate - m_pos ? len : m_rate - m_pos;
@@ -171,6 +191,9 @@ void Sponge::squeeze(std::span<std::uint8_t> out) noexcept {
     for (; n > 0; --n, ++p, ++m_pos) *p = static_cast<std::uint8_t>(m_state[m_pos / 8] >> (8 * (m_pos % 8)));
   }
 }
+
+template class KeccakSponge<24>;
+template class KeccakSponge<12>;
 
 void sha3_256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) noexcept {
   one_shot(kRate256, kDsSha3, out, in);
@@ -183,6 +206,16 @@ void shake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) n
 }
 void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) noexcept {
   one_shot(kRateShake256, kDsShake, out, in);
+}
+void turboshake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in, std::uint8_t d) noexcept {
+  TurboShake xof(XofKind::shake128, d);
+  for (ByteView piece : in) xof.absorb(piece);
+  xof.squeeze(out);
+}
+void turboshake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in, std::uint8_t d) noexcept {
+  TurboShake xof(XofKind::shake256, d);
+  for (ByteView piece : in) xof.absorb(piece);
+  xof.squeeze(out);
 }
 
 void keccak_jobs_ref(const KeccakJob* jobs, int n) noexcept {

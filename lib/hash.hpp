@@ -1,5 +1,6 @@
-// pqkem: the SHA-3 family (FIPS 202) on pqkem's own Keccak-f[1600] (keccak_f1600.hpp), and
-// SHA-256 (FIPS 180-4) for key fingerprints.
+// pqkem: the SHA-3 family (FIPS 202) on pqkem's own Keccak-f[1600] (keccak_f1600.hpp),
+// TurboSHAKE (RFC 9861) on its 12-round Keccak-p[1600, 12] (for HPKE's single-stage KDFs,
+// hpke/kdf.cpp), and SHA-256 (FIPS 180-4) for key fingerprints.
 //
 // Why not OpenSSL's EVP interface: ML-KEM makes many short hash calls (about 20 per
 // operation), and each EVP call allocates a context and walks OpenSSL's provider machinery;
@@ -26,6 +27,9 @@ namespace pqkem::hash {
 /// Keccak-f[1600] (FIPS 202, section 3.3) on one state: lane (x, y) is state[x + 5 y], and
 /// byte i of the state is byte (i mod 8) of lane i / 8, least significant first.
 void keccak_f1600(std::uint64_t state[25]) noexcept;
+/// Keccak-p[1600, 12] (FIPS 202, section 3.3; RFC 9861, section 2.2): the last 12 rounds of
+/// Keccak-f[1600] (rounds 12 to 23), TurboSHAKE's permutation. Same state layout.
+void keccak_p1600_12(std::uint64_t state[25]) noexcept;
 
 /// SHA3-256 / SHA3-512 of the concatenation of the given pieces.
 void sha3_256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) noexcept;
@@ -35,19 +39,28 @@ void shake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) n
 /// SHAKE-128 of the concatenation of the pieces, `out.size()` bytes.
 void shake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in) noexcept;
 
+/// TurboSHAKE128 / TurboSHAKE256 (RFC 9861) of the concatenation of the pieces with domain
+/// byte `d` (0x01 to 0x7F), `out.size()` bytes.
+void turboshake128(std::span<std::uint8_t> out, std::initializer_list<ByteView> in, std::uint8_t d = 0x1F) noexcept;
+void turboshake256(std::span<std::uint8_t> out, std::initializer_list<ByteView> in, std::uint8_t d = 0x1F) noexcept;
+
 /// SHA-256 (FIPS 180-4) of the concatenation of the given pieces.
 void sha256(std::span<std::uint8_t, 32> out, std::initializer_list<ByteView> in) noexcept;
 
-/// A Keccak sponge (FIPS 202, section 4) with rate `rate` bytes and the domain-separation
-/// bits `ds` (with the first padding bit: 0x06 for SHA-3, 0x1F for SHAKE): absorb any
-/// number of times, then squeeze any number of times. The state is wiped on destruction,
-/// since it may hold secrets (G on m, PRF on sigma).
-class Sponge {
+/// A Keccak sponge (FIPS 202, section 4) on Keccak-p[1600, Rounds] with rate `rate` bytes and
+/// the domain-separation bits `ds` (with the first padding bit: 0x06 for SHA-3, 0x1F for SHAKE;
+/// TurboSHAKE's domain byte D, 0x01 to 0x7F, pads the same way): absorb any number of times,
+/// then squeeze any number of times. The state is wiped on destruction, since it may hold
+/// secrets (G on m, PRF on sigma). Rounds is 24 (Keccak-f[1600]: `Sponge`, every SHA-3
+/// function) or 12 (TurboSHAKE); the two are separate instantiations, so the SHA-3 sponge runs
+/// exactly the code it did before TurboSHAKE existed.
+template <int Rounds>
+class KeccakSponge {
 public:
-  Sponge(std::size_t rate, std::uint8_t ds) noexcept : m_rate(rate), m_ds(ds) {}
-  Sponge(const Sponge&) = delete;
-  Sponge& operator=(const Sponge&) = delete;
-  ~Sponge() { secure_wipe(m_state, sizeof m_state); }
+  KeccakSponge(std::size_t rate, std::uint8_t ds) noexcept : m_rate(rate), m_ds(ds) {}
+  KeccakSponge(const KeccakSponge&) = delete;
+  KeccakSponge& operator=(const KeccakSponge&) = delete;
+  ~KeccakSponge() { secure_wipe(m_state, sizeof m_state); }
 
   /// Absorb more input. Precondition: nothing squeezed yet.
   void absorb(ByteView in) noexcept;
@@ -61,6 +74,9 @@ private:
   std::uint8_t m_ds;
   bool m_squeezing = false;
 };
+extern template class KeccakSponge<24>;
+extern template class KeccakSponge<12>;
+using Sponge = KeccakSponge<24>;
 
 /// Runs n independent sponges one after another with the 1-way permutation: the portable twin of
 /// the SIMD batch schedulers (simd::avx2::keccak_jobs_avx2, simd::avx512::keccak_jobs_avx512),
@@ -75,6 +91,15 @@ enum class XofKind { shake128, shake256 };
 class Xof : public Sponge {
 public:
   explicit Xof(XofKind kind) noexcept : Sponge(kind == XofKind::shake128 ? 168 : 136, 0x1F) {}
+};
+
+/// TurboSHAKE128 or TurboSHAKE256 (RFC 9861, section 2.2: SHAKE's rates on Keccak-p[1600, 12])
+/// with domain byte `d` (0x01 to 0x7F; 0x1F is the default, and the one HPKE uses), read
+/// incrementally like Xof.
+class TurboShake : public KeccakSponge<12> {
+public:
+  explicit TurboShake(XofKind kind, std::uint8_t d = 0x1F) noexcept
+      : KeccakSponge<12>(kind == XofKind::shake128 ? 168 : 136, d) {}
 };
 
 }  // namespace pqkem::hash

@@ -110,15 +110,19 @@ inline __attribute__((always_inline)) void round(const typename L::V* a, typenam
   e[0] = L::bxor(e[0], L::rc(i));
 }
 
-/// Keccak-f[1600]: 24 rounds, two per iteration (state -> e -> state), in place. Working on
+/// Keccak-p[1600, Rounds] (FIPS 202, section 3.3): the last `Rounds` rounds of Keccak-f[1600],
+/// rounds 24 - Rounds to 23, two per iteration (state -> e -> state), in place. Rounds = 24 is
+/// Keccak-f[1600] itself, the same code as before the parameter existed (the loop starts at the
+/// constant 0); Rounds = 12 is TurboSHAKE's permutation (RFC 9861, section 2.2). Working on
 /// the caller's state rather than a local copy leaves the compiler fewer lanes to place in
 /// registers: measured (gcc 12 -O3, AMD EPYC), the 4-way AVX2 permutation is 8% faster, the
 /// 64-bit one the same or 3% faster. Unrolling the loop fully is 20% slower (code size).
-template <class L>
+template <class L, int Rounds = 24>
 inline __attribute__((always_inline)) void permute(typename L::V* state) {
+  static_assert(Rounds > 0 && Rounds <= 24 && Rounds % 2 == 0, "two rounds per iteration");
   typename L::V e[25];
 #pragma GCC unroll 1
-  for (int i = 0; i < 24; i += 2) {
+  for (int i = 24 - Rounds; i < 24; i += 2) {
     round<L>(state, e, i);
     round<L>(e, state, i + 1);
   }

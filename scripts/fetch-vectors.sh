@@ -11,6 +11,12 @@
 #   scripts/fetch-vectors.sh --check-manifest
 #                                         check only that every manifest line has a source here
 #                                         (or is an OpenSSL file) and every source a manifest line
+#   scripts/fetch-vectors.sh --hpke [DIR] fetch draft-ietf-hpke-pq's HPKE vectors only, into DIR
+#                                         (default: ../shared/hpke, the CMake default of
+#                                         PQKEM_HPKE_VECTORS_DIR); without arguments the script
+#                                         fetches both sets to their defaults
+#   scripts/fetch-vectors.sh --verify-hpke DIR
+#                                         check DIR's hpke-pq-test-vectors.json against its SHA-256
 #
 # A file whose download does not hash to the manifest's value is not written: the manifest, not
 # the network, decides what a test reads. Needs curl or wget, and sha256sum.
@@ -29,6 +35,11 @@ CCTV=https://raw.githubusercontent.com/C2SP/CCTV/fa0aba29aa957a6fb40b02a3ff6da03
 WYCHEPROOF=https://raw.githubusercontent.com/C2SP/wycheproof/ee7b4f7e611928cbe163dc6f5e54527bfd166f34
 NTRU_KAT=https://raw.githubusercontent.com/bcgit/bc-test-data/1f980d7d6a993ea48864384663cf303ab2052ada/pqc/crypto/ntru
 RFC9935=https://raw.githubusercontent.com/lamps-wg/kyber-certificates/b013568cc0bc9ab3f7b7146d56168986f2e89cd9/example
+# draft-ietf-hpke-pq's test vectors (tests/hpke): one file with its own directory and pinned
+# SHA-256, outside the manifest (which checks the vectors directory file by file).
+HPKE_PQ=https://raw.githubusercontent.com/hpkewg/hpke-pq/74dafaa65f79a5eaa210af7ba967e5425a21d05b/test-vectors.json
+HPKE_FILE=hpke-pq-test-vectors.json
+HPKE_SHA256=ba1f90672903e0df25610a1eef84b5f157e44d34849c0a72a2f9b164f3213888
 
 # One line per file: local path, how the upstream bytes become the local file, upstream URL.
 #   copy      the bytes as served
@@ -205,6 +216,34 @@ fetch() {
   verify "$dir"
 }
 
+verify_hpke() {  # verify_hpke DIR
+  local got
+  [[ -f $1/$HPKE_FILE ]] || { echo "MISSING  $HPKE_FILE" >&2; return 1; }
+  got=$(sha_of "$1/$HPKE_FILE")
+  [[ $got == "$HPKE_SHA256" ]] || { echo "CHANGED  $HPKE_FILE: SHA-256 $got, pinned $HPKE_SHA256" >&2; return 1; }
+  echo "fetch-vectors: $1/$HPKE_FILE is the pinned file"
+}
+
+fetch_hpke() {  # fetch_hpke DIR: download, check the SHA-256, then move into place
+  local dir=$1 tmp got
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  if [[ -f $dir/$HPKE_FILE && $(sha_of "$dir/$HPKE_FILE") == "$HPKE_SHA256" ]]; then
+    verify_hpke "$dir"
+    return
+  fi
+  echo "fetching $HPKE_FILE"
+  tmp=$(mktemp "$dir/.fetch.XXXXXX")
+  download "$HPKE_PQ" "$tmp" || { rm -f "$tmp"; die "could not fetch $HPKE_PQ"; }
+  got=$(sha_of "$tmp")
+  if [[ $got != "$HPKE_SHA256" ]]; then
+    rm -f "$tmp"
+    die "$HPKE_FILE: SHA-256 $got, pinned $HPKE_SHA256; not written"
+  fi
+  mv -f "$tmp" "$dir/$HPKE_FILE"
+  verify_hpke "$dir"
+}
+
 # Every manifest line has a source or is an OpenSSL file, and vice versa.
 self_check() {
   diff <( (sources | awk '{print $1}'; openssl_files) | LC_ALL=C sort) \
@@ -221,11 +260,19 @@ case "${1:-}" in
     (($# == 1)) || die "usage: scripts/fetch-vectors.sh --check-manifest"
     self_check
     echo "fetch-vectors: every one of the $(wc -l <"$MANIFEST") manifest files has a source" ;;
+  --hpke)
+    (($# <= 2)) || die "usage: scripts/fetch-vectors.sh --hpke [DIR]"
+    fetch_hpke "${2:-$ROOT/../shared/hpke}" ;;
+  --verify-hpke)
+    (($# == 2)) || die "usage: scripts/fetch-vectors.sh --verify-hpke DIR"
+    verify_hpke "$2" ;;
   -h|--help)
     sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" ;;
   -*) die "unknown option $1 (usage: scripts/fetch-vectors.sh [--verify] [DIR])" ;;
   *)
     (($# <= 1)) || die "usage: scripts/fetch-vectors.sh [DIR]"
     self_check
-    fetch "${1:-$ROOT/../shared/vectors}" ;;
+    fetch "${1:-$ROOT/../shared/vectors}"
+    # Without a DIR, the HPKE vectors too, to their default place.
+    (($# == 1)) || fetch_hpke "$ROOT/../shared/hpke" ;;
 esac

@@ -19,6 +19,8 @@ enum class Errc {
   openssl_failure,     ///< an OpenSSL primitive failed or is unavailable
   bad_format,          ///< input could not be parsed (hex, file format, ...)
   bad_argument,        ///< unknown scheme name, NTRU keygen coins that give no key, or other misuse of the API
+  open_failure,        ///< HPKE: a ciphertext did not authenticate (wrong key, enc, info, aad, order or bytes)
+  message_limit,       ///< HPKE: a context's sequence number would overflow (MessageLimitReachedError)
 };
 
 /// Short, stable, human-readable name of an error code ("invalid encapsulation key").

@@ -133,7 +133,7 @@ if [[ $kind == shared ]]; then
 
   # The public API: what the installed headers declare with PQKEM_API, a function name
   # (the identifier before its parameter list) or a class name (class PQKEM_API Name).
-  api=$(cat "$prefix"/include/pqkem/{pqkem,error,secret,kat}.hpp | tr '\n' ' ' | tr ';{' '\n\n' |
+  api=$(cat "$prefix"/include/pqkem/{pqkem,error,secret,kat,hpke}.hpp | tr '\n' ' ' | tr ';{' '\n\n' |
         sed -n -e 's/.*class PQKEM_API \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' \
                -e 's/.*PQKEM_API [^(]*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\) *(.*/\1/p' | sort -u)
   for name in keygen encaps decaps version secure_wipe errc_name kat_rsp Error KatDrbg; do
@@ -149,8 +149,9 @@ if [[ $kind == shared ]]; then
       entity=${entity#"$p"}
     done
     first=""
-    if [[ $entity =~ ^pqkem::([A-Za-z_][A-Za-z0-9_]*) ]]; then
-      first=${BASH_REMATCH[1]}
+    # pqkem::hpke:: (hpke.hpp) is the one nested public namespace.
+    if [[ $entity =~ ^pqkem::(hpke::)?([A-Za-z_][A-Za-z0-9_]*) ]]; then
+      first=${BASH_REMATCH[2]}
     fi
     if [[ -z $first ]] || ! grep -qx "$first" <<<"$api"; then
       echo "install_test: exported symbol outside the public API: $sym" >&2
@@ -159,7 +160,7 @@ if [[ $kind == shared ]]; then
   done <"$work/exports.txt"
   ((bad == 0)) || fail "libpqkem.so exports symbols that are not public API (list in $work/exports.txt)"
   while IFS= read -r name; do
-    grep -qE "^(typeinfo for |vtable for )?pqkem::$name([^A-Za-z0-9_]|\$)" "$work/exports.txt" \
+    grep -qE "^(typeinfo for |vtable for )?pqkem::(hpke::)?$name([^A-Za-z0-9_]|\$)" "$work/exports.txt" \
       || fail "pqkem::$name is declared PQKEM_API but libpqkem.so does not export it"
   done <<<"$api"
   echo "install_test: libpqkem.so.$version exports $count symbols, all public API ($(wc -l <<<"$api") declarations)"

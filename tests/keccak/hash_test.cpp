@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
+#include <array>
 #include <memory>
 
 #include <random>
@@ -171,6 +173,121 @@ TEST(Hash, IncrementalAbsorbAndSqueezeEqualOneShotForEveryChunking) {
       ASSERT_EQ(got, expect) << "trial " << trial;
     }
   }
+}
+
+// RFC 9861, section 5: TurboSHAKE's test vectors (but the two 17^6-byte messages), one-shot
+// and read incrementally in pieces that cross the rate. ptn(n) repeats 00 01 .. FA, cut to n bytes.
+Bytes ptn(std::size_t n) {
+  Bytes m(n);
+  for (std::size_t i = 0; i < n; ++i) m[i] = static_cast<std::uint8_t>(i % 251);
+  return m;
+}
+Bytes ff(std::size_t n) { return Bytes(n, 0xFF); }
+
+struct TurboShakeVector {
+  int bits;
+  const char* m_name;
+  Bytes m;
+  std::uint8_t d;
+  std::size_t l;
+  bool last_32;  // the RFC gives only the last 32 bytes
+  const char* want;
+};
+
+TEST(Hash, TurboShakeMatchesRfc9861) {
+  const TurboShakeVector vectors[] = {
+      {128, "M=empty", Bytes{}, 0x1F, 32, false, "1e415f1c5983aff2169217277d17bb538cd945a397ddec541f1ce41af2c1b74c"},
+      {128, "M=empty", Bytes{}, 0x1F, 64, false,
+       "1e415f1c5983aff2169217277d17bb538cd945a397ddec541f1ce41af2c1b74c3e8ccae2a4dae56c84a04c2385c03c15e8193bdf5873736"
+       "3321691c05462c8df"},
+      {128, "M=empty", Bytes{}, 0x1F, 10032, true, "a3b9b0385900ce761f22aed548e754da10a5242d62e8c658e3f3a923a7555607"},
+      {128, "M=ptn(1)", ptn(1), 0x1F, 32, false, "55cedd6f60af7bb29a4042ae832ef3f58db7299f893ebb9247247d856958daa9"},
+      {128, "M=ptn(17)", ptn(17), 0x1F, 32, false, "9c97d036a3bac819db70ede0ca554ec6e4c2a1a4ffbfd9ec269ca6a111161233"},
+      {128, "M=ptn(289)", ptn(289), 0x1F, 32, false,
+       "96c77c279e0126f7fc07c9b07f5cdae1e0be60bdbe10620040e75d7223a624d2"},
+      {128, "M=ptn(4913)", ptn(4913), 0x1F, 32, false,
+       "d4976eb56bcf118520582b709f73e1d6853e001fdaf80e1b13e0d0599d5fb372"},
+      {128, "M=ptn(83521)", ptn(83521), 0x1F, 32, false,
+       "da67c7039e98bf530cf7a37830c6664e14cbab7f540f58403b1b82951318ee5c"},
+      {128, "M=ptn(1419857)", ptn(1419857), 0x1F, 32, false,
+       "b97a906fbf83ef7c812517abf3b2d0aea0c4f60318ce11cf103925127f59eecd"},
+      {128, "M=FF x 3", ff(3), 0x01, 32, false, "bf323f940494e88ee1c540fe660be8a0c93f43d15ec006998462fa994eed5dab"},
+      {128, "M=FF x 1", ff(1), 0x06, 32, false, "8ec9c66465ed0d4a6c35d13506718d687a25cb05c74cca1e42501abd83874a67"},
+      {128, "M=FF x 3", ff(3), 0x07, 32, false, "b658576001cad9b1e5f399a9f77723bba05458042d68206f7252682dba3663ed"},
+      {128, "M=FF x 7", ff(7), 0x0B, 32, false, "8deeaa1aec47ccee569f659c21dfa8e112db3cee37b18178b2acd805b799cc37"},
+      {128, "M=FF x 1", ff(1), 0x30, 32, false, "553122e2135e363c3292bed2c6421fa232bab03daa07c7d6636603286506325b"},
+      {128, "M=FF x 3", ff(3), 0x7F, 32, false, "16274cc656d44cefd422395d0f9053bda6d28e122aba15c765e5ad0e6eaf26f9"},
+      {256, "M=empty", Bytes{}, 0x1F, 64, false,
+       "367a329dafea871c7802ec67f905ae13c57695dc2c6663c61035f59a18f8e7db11edc0e12e91ea60eb6b32df06dd7f002fbafabb6e13ec1"
+       "cc20d995547600db0"},
+      {256, "M=empty", Bytes{}, 0x1F, 10032, true, "abefa11630c661269249742685ec082f207265dccf2f43534e9c61ba0c9d1d75"},
+      {256, "M=ptn(1)", ptn(1), 0x1F, 64, false,
+       "3e1712f928f8eaf1054632b2aa0a246ed8b0c378728f60bc970410155c28820e90cc90d8a3006aa2372c5c5ea176b0682bf22bae7467ac9"
+       "4f74d43d39b0482e2"},
+      {256, "M=ptn(17)", ptn(17), 0x1F, 64, false,
+       "b3bab0300e6a191fbe6137939835923578794ea54843f5011090fa2f3780a9e5cb22c59d78b40a0fbff9e672c0fbe0970bd2c845091c604"
+       "4d687054da5d8e9c7"},
+      {256, "M=ptn(289)", ptn(289), 0x1F, 64, false,
+       "66b810db8e90780424c0847372fdc95710882fde31c6df75beb9d4cd9305cfcae35e7b83e8b7e6eb4b78605880116316fe2c078a09b94ad"
+       "7b8213c0a738b65c0"},
+      {256, "M=ptn(4913)", ptn(4913), 0x1F, 64, false,
+       "c74ebc919a5b3b0dd1228185ba02d29ef442d69d3d4276a93efe0bf9a16a7dc0cd4eabadab8cd7a5edd96695f5d360abe09e2c6511a3ec3"
+       "97da3b76b9e1674fb"},
+      {256, "M=ptn(83521)", ptn(83521), 0x1F, 64, false,
+       "02cc3a8897e6f4f6ccb6fd46631b1f5207b66c6de9c7b55b2d1a23134a170afdac234eaba9a77cff88c1f020b73724618c5687b362c430b"
+       "248cd38647f848a1d"},
+      {256, "M=ptn(1419857)", ptn(1419857), 0x1F, 64, false,
+       "add53b06543e584b5823f626996aee50fe45ed15f20243a7165485acb4aa76b4ffda75cedf6d8cdc95c332bd56f4b986b58bb17d1778bfc"
+       "1b1a97545cdf4ec9f"},
+      {256, "M=FF x 3", ff(3), 0x01, 64, false,
+       "d21c6fbbf587fa2282f29aea620175fb0257413af78a0b1b2a87419ce031d933ae7a4d383327a8a17641a34f8a1d1003ad7da6b72dba84b"
+       "b62fef28f62f12424"},
+      {256, "M=FF x 1", ff(1), 0x06, 64, false,
+       "738d7b4e37d18b7f22ad1b5313e357e3dd7d07056a26a303c433fa3533455280f4f5a7d4f700efb437fe6d281405e07be32a0a972e22e63"
+       "adc1b090daefe004b"},
+      {256, "M=FF x 3", ff(3), 0x07, 64, false,
+       "18b3b5b7061c2e67c1753a00e6ad7ed7ba1c906cf93efb7092eaf27fbeebb755ae6e292493c110e48d260028492b8e09b5500612b8f2578"
+       "985ded5357d00ec67"},
+      {256, "M=FF x 7", ff(7), 0x0B, 64, false,
+       "bb36764951ec97e9d85f7ee9a67a7718fc005cf42556be79ce12c0bde50e5736d6632b0d0dfb202d1bbb8ffe3dd74cb00834fa756cb0347"
+       "1bab13a1e2c16b3c0"},
+      {256, "M=FF x 1", ff(1), 0x30, 64, false,
+       "f3fe12873d34bcbb2e608779d6b70e7f86bec7e90bf113cbd4fdd0c4e2f4625e148dd7ee1a52776cf77f240514d9ccfc3b5ddab8ee255e3"
+       "9ee389072962c111a"},
+      {256, "M=FF x 3", ff(3), 0x7F, 64, false,
+       "abe569c1f77ec340f02705e7d37c9ab7e155516e4a6a150021d70b6fac0bb40c069f9a9828a0d575cd99f9bae435ab1acf7ed9110ba97ce"
+       "0388d074bac768776"},
+  };
+  for (const auto& v : vectors) {
+    SCOPED_TRACE(std::string("TurboSHAKE") + std::to_string(v.bits) + "(" + v.m_name + ", D=" + std::to_string(v.d) +
+                 ", " + std::to_string(v.l) + ")");
+    std::vector<std::uint8_t> out(v.l);
+    if (v.bits == 128)
+      turboshake128(out, {v.m}, v.d);
+    else
+      turboshake256(out, {v.m}, v.d);
+    const std::size_t from = v.last_32 ? v.l - 32 : 0;
+    EXPECT_EQ(hex({out.data() + from, v.l - from}), v.want);
+    // Absorbed in two pieces and squeezed in pieces of 1, 167 and 3 bytes: the same stream.
+    TurboShake xof(v.bits == 128 ? XofKind::shake128 : XofKind::shake256, v.d);
+    xof.absorb(ByteView(v.m).first(v.m.size() / 3));
+    xof.absorb(ByteView(v.m).subspan(v.m.size() / 3));
+    std::vector<std::uint8_t> again(v.l);
+    for (std::size_t i = 0, k = 0; i < v.l; ++k) {
+      const std::size_t n = std::min<std::size_t>(k % 3 == 0 ? 1 : k % 3 == 1 ? 167 : 3, v.l - i);
+      xof.squeeze({again.data() + i, n});
+      i += n;
+    }
+    EXPECT_EQ(again, out);
+  }
+}
+
+// The 12-round permutation is not the 24-round one: TurboSHAKE128 is not SHAKE128.
+TEST(Hash, TurboShakeDiffersFromShake) {
+  std::array<std::uint8_t, 32> a{}, b{};
+  turboshake128(a, {}, 0x1F);
+  shake128(b, {});
+  EXPECT_NE(a, b);
 }
 
 }  // namespace

@@ -1,0 +1,151 @@
+#include "hpke/aead.hpp"
+
+#include <openssl/evp.h>
+#include <sodium.h>
+
+#include <algorithm>
+#include <climits>
+#include <string>
+
+#include "error.hpp"
+
+namespace pqkem::hpke {
+namespace {
+
+// crypto_aead_aes256gcm_is_available() reads the CPU features that sodium_init() probes; before
+// it, it says no. lib/hybrid/x25519.hpp says why pqkem calls sodium_init() nowhere else (its
+// cost, and a faster base-point X25519 without it) and that the bytes are the same either way.
+// Here it runs once per process, only when an AES-256-GCM context is made.
+bool sodium_aes256gcm_usable() noexcept {
+  static const bool usable = sodium_init() >= 0 && crypto_aead_aes256gcm_is_available() == 1;
+  return usable;
+}
+
+[[noreturn]] void openssl_failed(const char* what) {
+  throw Error(Errc::openssl_failure, std::string("HPKE: OpenSSL ") + what + " failed");
+}
+
+// libsodium and OpenSSL want a valid pointer even for zero bytes.
+const std::uint8_t kEmpty[1] = {0};
+const std::uint8_t* ptr(ByteView v) noexcept { return v.empty() ? kEmpty : v.data(); }
+
+// EVP takes int lengths: longer inputs go in pieces of 2^30 bytes.
+constexpr std::size_t kEvpPiece = std::size_t{1} << 30;
+
+}  // namespace
+
+struct AeadCipher::Impl {
+  AeadId id;
+  AeadBackend backend;
+  crypto_aead_aes256gcm_state aes{};  // libsodium AES-256-GCM: the expanded key (16-byte aligned type)
+  std::uint8_t key[32] = {};          // libsodium ChaCha20-Poly1305: the key itself
+  EVP_CIPHER_CTX* evp = nullptr;      // OpenSSL: the context holding the expanded key
+
+  ~Impl() {
+    secure_wipe(&aes, sizeof aes);
+    secure_wipe(key, sizeof key);
+    EVP_CIPHER_CTX_free(evp);  // cleanses the key schedule
+  }
+
+  // Feeds `in` to EVP_CipherUpdate (out null: additional data).
+  void evp_update(const std::uint8_t* in, std::size_t n, std::uint8_t* out) const {
+    for (std::size_t done = 0; done < n;) {
+      const std::size_t piece = std::min(n - done, kEvpPiece);
+      int written = 0;
+      if (EVP_CipherUpdate(evp, out == nullptr ? nullptr : out + done, &written, in + done, static_cast<int>(piece)) !=
+          1)
+        openssl_failed("AEAD update");
+      done += piece;
+    }
+  }
+};
+
+AeadCipher::AeadCipher(AeadId aead, ByteView key, AeadBackend backend) : m_impl(std::make_unique<Impl>()) {
+  Impl& s = *m_impl;
+  s.id = aead;
+  if (aead != AeadId::Aes128Gcm && aead != AeadId::Aes256Gcm && aead != AeadId::ChaCha20Poly1305)
+    throw Error(Errc::bad_argument, "HPKE: the export-only AEAD has no cipher");
+  if (key.size() != aead_info(aead).n_k) throw Error(Errc::bad_length, "HPKE: AEAD key of the wrong length");
+  if (backend == AeadBackend::automatic) {
+    const bool sodium = aead == AeadId::ChaCha20Poly1305 || (aead == AeadId::Aes256Gcm && sodium_aes256gcm_usable());
+    backend = sodium ? AeadBackend::libsodium : AeadBackend::openssl;
+  }
+  s.backend = backend;
+  if (backend == AeadBackend::libsodium) {
+    if (aead == AeadId::ChaCha20Poly1305) {
+      std::copy(key.begin(), key.end(), s.key);
+    } else if (aead == AeadId::Aes256Gcm && sodium_aes256gcm_usable()) {
+      crypto_aead_aes256gcm_beforenm(&s.aes, key.data());
+    } else {
+      throw Error(Errc::bad_argument, std::string("HPKE: libsodium has no ") + std::string(aead_info(aead).name) +
+                                          (aead == AeadId::Aes256Gcm ? " on this CPU (no AES-NI or PCLMUL)" : ""));
+    }
+    return;
+  }
+  const EVP_CIPHER* cipher = aead == AeadId::Aes128Gcm   ? EVP_aes_128_gcm()
+                             : aead == AeadId::Aes256Gcm ? EVP_aes_256_gcm()
+                                                         : EVP_chacha20_poly1305();
+  s.evp = EVP_CIPHER_CTX_new();
+  if (s.evp == nullptr || EVP_CipherInit_ex(s.evp, cipher, nullptr, nullptr, nullptr, 1) != 1 ||
+      EVP_CIPHER_CTX_ctrl(s.evp, EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(kNonceBytes), nullptr) != 1 ||
+      EVP_CipherInit_ex(s.evp, nullptr, nullptr, key.data(), nullptr, 1) != 1)
+    openssl_failed("AEAD key setup");
+}
+
+AeadCipher::~AeadCipher() = default;
+
+AeadBackend AeadCipher::backend() const noexcept { return m_impl->backend; }
+
+void AeadCipher::seal(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView aad, ByteView pt,
+                      std::span<std::uint8_t> ct) {
+  Impl& s = *m_impl;
+  std::uint8_t* const tag = ct.data() + pt.size();
+  if (s.backend == AeadBackend::libsodium) {
+    if (s.id == AeadId::ChaCha20Poly1305)
+      crypto_aead_chacha20poly1305_ietf_encrypt_detached(ct.data(), tag, nullptr, ptr(pt), pt.size(), ptr(aad),
+                                                         aad.size(), nullptr, nonce.data(), s.key);
+    else
+      crypto_aead_aes256gcm_encrypt_detached_afternm(ct.data(), tag, nullptr, ptr(pt), pt.size(), ptr(aad), aad.size(),
+                                                     nullptr, nonce.data(), &s.aes);
+    return;
+  }
+  if (EVP_CipherInit_ex(s.evp, nullptr, nullptr, nullptr, nonce.data(), 1) != 1) openssl_failed("AEAD nonce");
+  s.evp_update(aad.data(), aad.size(), nullptr);
+  s.evp_update(pt.data(), pt.size(), ct.data());
+  int written = 0;
+  if (EVP_CipherFinal_ex(s.evp, tag, &written) != 1 ||
+      EVP_CIPHER_CTX_ctrl(s.evp, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(kTagBytes), tag) != 1)
+    openssl_failed("AEAD seal");
+}
+
+bool AeadCipher::open(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView aad, ByteView ct,
+                      std::span<std::uint8_t> pt) {
+  Impl& s = *m_impl;
+  const std::size_t n = ct.size() - kTagBytes;
+  // A copy of the tag: in place, pt overwrites ct's body but not its tag; OpenSSL also wants
+  // a mutable pointer.
+  std::uint8_t tag[kTagBytes];
+  std::copy_n(ct.data() + n, kTagBytes, tag);
+  bool ok = false;
+  if (s.backend == AeadBackend::libsodium) {
+    ok = s.id == AeadId::ChaCha20Poly1305
+             ? crypto_aead_chacha20poly1305_ietf_decrypt_detached(pt.data(), nullptr, ptr(ct), n, tag, ptr(aad),
+                                                                  aad.size(), nonce.data(), s.key) == 0
+             : crypto_aead_aes256gcm_decrypt_detached_afternm(pt.data(), nullptr, ptr(ct), n, tag, ptr(aad), aad.size(),
+                                                              nonce.data(), &s.aes) == 0;
+  } else {
+    if (EVP_CipherInit_ex(s.evp, nullptr, nullptr, nullptr, nonce.data(), 0) != 1) openssl_failed("AEAD nonce");
+    s.evp_update(aad.data(), aad.size(), nullptr);
+    s.evp_update(ct.data(), n, pt.data());
+    int written = 0;
+    if (EVP_CIPHER_CTX_ctrl(s.evp, EVP_CTRL_AEAD_SET_TAG, static_cast<int>(kTagBytes), tag) != 1)
+      openssl_failed("AEAD tag");
+    ok = EVP_CipherFinal_ex(s.evp, pt.data() + n, &written) == 1;
+  }
+  // Nothing of a message that does not authenticate leaves: OpenSSL has already written its
+  // unauthenticated plaintext.
+  if (!ok) secure_wipe(pt.data(), pt.size());
+  return ok;
+}
+
+}  // namespace pqkem::hpke
