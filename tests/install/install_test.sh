@@ -77,7 +77,7 @@ if [[ -n $shared_from ]]; then
 fi
 if [[ $kind == shared && -e $libdir/libpqkem.a ]]; then fail "a shared build installed libpqkem.a too"; fi
 headers=(include/pqkem/pqkem.hpp include/pqkem/error.hpp include/pqkem/secret.hpp
-         include/pqkem/kat.hpp include/pqkem/export.hpp)
+         include/pqkem/kat.hpp include/pqkem/hpke.hpp include/pqkem/export.hpp)
 for f in "${headers[@]}"; do
   [[ -f $prefix/$f ]] || fail "$f not installed"
 done
