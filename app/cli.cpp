@@ -262,7 +262,7 @@ int run_command_line(int argc, char** argv, const Program& program, AllOptions& 
   app.footer(program.footer);
 
   // Only the command being run is declared: CLI11 builds each option with many allocations, and
-  // declaring all nine commands cost more than an encapsulation (docs/performance.md). All are
+  // declaring every command cost more than an encapsulation (docs/performance.md). All are
   // declared for `pqkem --help` and anything else that starts with an option.
   std::vector<std::pair<CLI::App*, const Command*>> declared;
   try {

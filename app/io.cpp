@@ -127,27 +127,46 @@ SecretBytes decode_hex(ByteView text, std::size_t digits) {
 
 }  // namespace
 
-SecretBytes read_input(const std::string& path) {
-  const std::string name = input_name(path);
+InputStream::InputStream(const std::string& path) : m_name(input_name(path)) {
   if (path.empty()) throw_usage("empty file name; give a path or - for stdin");
   if (path == "-" && standard_stream_closed(STDIN_FILENO))
-    throw_failure("stdin is closed; give the input as a file name instead of -", name);
-  Fd file;  // none for stdin
+    throw_failure("stdin is closed; give the input as a file name instead of -", m_name);
   if (path != "-") {
-    file = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-    if (file.get() < 0) throw_failure(fmt::format("cannot open input: {}", errno_text(errno)), name);
+    m_file = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+    if (m_file.get() < 0) throw_failure(fmt::format("cannot open input: {}", errno_text(errno)), m_name);
   }
-  const int fd = path == "-" ? STDIN_FILENO : file.get();
-
+  m_fd = path == "-" ? STDIN_FILENO : m_file.get();
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw_failure("input is a directory, not a file", name);
+  if (::fstat(m_fd, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw_failure("input is a directory, not a file", m_name);
+    if (S_ISREG(st.st_mode) && st.st_size > 0) m_known_size = static_cast<std::uint64_t>(st.st_size);
+  }
+}
+
+std::size_t InputStream::read(std::span<std::uint8_t> buffer) {
+  std::size_t used = 0;
+  while (used < buffer.size()) {
+    const ssize_t n = ::read(m_fd, buffer.data() + used, buffer.size() - used);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw_failure(fmt::format("cannot read input: {}", errno_text(errno)), m_name);
+    }
+    if (n == 0) break;
+    used += static_cast<std::size_t>(n);
+  }
+  return used;
+}
+
+SecretBytes read_input(const std::string& path) {
+  InputStream in(path);
+  const std::string& name = in.name();
 
   // A buffer of the file's size where fstat knows it, plus one byte to see the end (or that the
   // file grew past the limit); else 4 KiB, doubled as needed up to the limit plus one. So a key
   // costs a buffer of its own size to fill and to wipe, not one of the limit's.
   std::size_t capacity = 4096;
-  if (S_ISREG(st.st_mode) && st.st_size > 0)
-    capacity = std::min(static_cast<std::size_t>(st.st_size), kMaxInputBytes) + 1;
+  if (in.known_size())
+    capacity = static_cast<std::size_t>(std::min<std::uint64_t>(*in.known_size(), kMaxInputBytes)) + 1;
   SecretBytes buffer(capacity);
   std::size_t used = 0;
   for (;;) {
@@ -157,13 +176,9 @@ SecretBytes read_input(const std::string& path) {
       std::memcpy(bigger.data(), buffer.data(), used);
       buffer = std::move(bigger);  // wipes the smaller one
     }
-    const ssize_t n = ::read(fd, buffer.data() + used, buffer.size() - used);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw_failure(fmt::format("cannot read input: {}", errno_text(errno)), name);
-    }
-    if (n == 0) break;
-    used += static_cast<std::size_t>(n);
+    const std::size_t n = in.read(std::span(buffer.data() + used, buffer.size() - used));
+    used += n;
+    if (used < buffer.size()) break;  // the end of the input
   }
   if (used == 0) throw_failure("input is empty", name);
   if (used > kMaxInputBytes)

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -62,6 +64,27 @@ bool standard_stream_closed(int fd) noexcept;
 /// Largest input accepted, in bytes. Far above any key or ciphertext, even as spaced hex;
 /// the limit stops `--pk /dev/zero` from eating all memory.
 inline constexpr std::size_t kMaxInputBytes = 1u << 20;
+
+/// An input read in pieces (seal, open): `path`, or stdin for "-". Opening checks what
+/// read_input checks first: exit 2 for an empty name, exit 1 for a closed stdin, a file that
+/// cannot be opened, or a directory.
+class InputStream {
+public:
+  explicit InputStream(const std::string& path);
+  /// Fills `buffer` from the input, short only at its end (a pipe's short reads are
+  /// continued): the bytes read. Exit 1 on a read error.
+  std::size_t read(std::span<std::uint8_t> buffer);
+  /// The size of a regular file as opened; nullopt for pipes, devices and empty files.
+  [[nodiscard]] std::optional<std::uint64_t> known_size() const noexcept { return m_known_size; }
+  /// The input's name for messages ("stdin" for -).
+  [[nodiscard]] const std::string& name() const noexcept { return m_name; }
+
+private:
+  std::string m_name;
+  Fd m_file;  // none for stdin
+  int m_fd = -1;
+  std::optional<std::uint64_t> m_known_size;
+};
 
 /// The whole content of `path`, or of stdin for "-". Exit 1 if it cannot be opened or read,
 /// is empty, or is larger than kMaxInputBytes. The buffer wipes itself (inputs may be secret).

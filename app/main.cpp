@@ -20,7 +20,9 @@
 #include "cmd_kat.hpp"
 #include "cmd_keygen.hpp"
 #include "cmd_list.hpp"
+#include "cmd_open.hpp"
 #include "cmd_pubkey.hpp"
+#include "cmd_seal.hpp"
 #include "io.hpp"
 #include "options.hpp"
 #include "simd/cpu.hpp"
@@ -36,8 +38,8 @@ namespace pqkem::cli {
 /// holds its command's name, description and options, which its declare() fills from the command
 /// line (through CommandBuilder, cli.hpp; only cli.cpp includes CLI11) and its run() runs from
 /// alone. Only the chosen command's options are filled in.
-struct AllOptions : std::tuple<KeygenOptions, EncapsOptions, DecapsOptions, PubkeyOptions, InfoOptions, ConvertOptions,
-                               ListOptions, KatOptions, BenchOptions> {};
+struct AllOptions : std::tuple<KeygenOptions, EncapsOptions, DecapsOptions, SealOptions, OpenOptions, PubkeyOptions,
+                               InfoOptions, ConvertOptions, ListOptions, KatOptions, BenchOptions> {};
 
 namespace {
 

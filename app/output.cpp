@@ -594,6 +594,13 @@ public:
   /// Steps 3 and 4: every staged file into place, then the directories made durable.
   void commit();
 
+  /// The streaming form, for one output: stage_stream() stages it with no content (stdout and a
+  /// special file are opened to be written in place), append() adds bytes as they are made,
+  /// finish_stream() syncs them, and commit() puts a staged file in place.
+  void stage_stream(const PendingOutput& out);
+  void append(ByteView bytes);
+  void finish_stream();
+
 private:
   /// One staged file output.
   struct Staged {
@@ -612,6 +619,7 @@ private:
   void resolve_target(Staged& s);
   void create_content(Staged& s);
   void fill_content(Staged& s);
+  void prepare_content(Staged& s);
   void commit_one(Staged& s);
   void commit_replacing(Staged& s);
   [[noreturn]] void fail(const std::string& what, const std::string& file);
@@ -622,7 +630,10 @@ private:
   bool m_unnamed_ok;
   std::vector<Staged> m_staged;
   const PendingOutput* m_stdout = nullptr;
-  bool m_done = false;  ///< committed, or rolled back: nothing left to undo
+  const PendingOutput* m_stream = nullptr;  ///< the output of stage_stream
+  int m_stream_fd = -1;                     ///< where append() writes
+  Fd m_direct;                              ///< a special file streamed in place
+  bool m_done = false;                      ///< committed, or rolled back: nothing left to undo
   SignalCleanup m_signal_guard;
 };
 
@@ -673,6 +684,14 @@ void OutputTransaction::create_content(Staged& s) {
 
 /// The new content's mode, bytes and fsync; its inode is remembered for the rollback.
 void OutputTransaction::fill_content(Staged& s) {
+  prepare_content(s);
+  int err = write_all(s.fd.get(), s.out->data.view());
+  if (err == 0 && ::fsync(s.fd.get()) != 0) err = errno;
+  if (err != 0) fail(fmt::format("cannot write output: {}", errno_text(err)), s.out->target.path);
+}
+
+/// The new content's mode; its inode is remembered for the rollback.
+void OutputTransaction::prepare_content(Staged& s) {
   int err = 0;
   struct stat tst {};
   if (::fstat(s.fd.get(), &tst) != 0) err = errno;
@@ -680,9 +699,41 @@ void OutputTransaction::fill_content(Staged& s) {
   s.ino = tst.st_ino;
   const mode_t mode = s.out->secret ? 0600 : m_public_mode;
   if (err == 0 && ::fchmod(s.fd.get(), mode) != 0) err = errno;
-  if (err == 0) err = write_all(s.fd.get(), s.out->data.view());
-  if (err == 0 && ::fsync(s.fd.get()) != 0) err = errno;
   if (err != 0) fail(fmt::format("cannot write output: {}", errno_text(err)), s.out->target.path);
+}
+
+void OutputTransaction::stage_stream(const PendingOutput& out) {
+  m_stream = &out;
+  if (is_stdout(out.target.path)) {
+    m_stream_fd = STDOUT_FILENO;
+    return;
+  }
+  Staged& s = m_staged.emplace_back();
+  s.out = &out;
+  s.target = out.target.path;
+  resolve_target(s);
+  if (s.direct) {
+    m_direct = Fd(::open(s.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
+    if (m_direct.get() < 0) fail(fmt::format("cannot open output: {}", errno_text(errno)), out.target.path);
+    m_stream_fd = m_direct.get();
+    return;
+  }
+  create_content(s);
+  prepare_content(s);
+  m_stream_fd = s.fd.get();
+}
+
+void OutputTransaction::append(ByteView bytes) {
+  if (const int err = write_all(m_stream_fd, bytes); err != 0)
+    fail(fmt::format("cannot write output: {}", errno_text(err)),
+         m_stream_fd == STDOUT_FILENO ? std::string("stdout") : m_stream->target.path);
+}
+
+void OutputTransaction::finish_stream() {
+  for (auto& s : m_staged) {
+    if (s.direct) continue;
+    if (::fsync(s.fd.get()) != 0) fail(fmt::format("cannot write output: {}", errno_text(errno)), s.out->target.path);
+  }
 }
 
 void OutputTransaction::write_in_place() {
@@ -793,6 +844,27 @@ void write_outputs(std::vector<PendingOutput>& outputs, bool force) {
   test_hook("staged");
   transaction.write_in_place();
   transaction.commit();
+}
+
+struct StreamOutput::Impl {
+  Impl(PathArg target, bool secret, bool force) : out{std::move(target), {}, secret}, transaction(force) {}
+  PendingOutput out;
+  OutputTransaction transaction;
+};
+
+StreamOutput::StreamOutput(PathArg target, bool secret, bool force)
+    : m(std::make_unique<Impl>(std::move(target), secret, force)) {
+  m->transaction.stage_stream(m->out);
+}
+
+StreamOutput::~StreamOutput() = default;
+
+void StreamOutput::write(ByteView bytes) { m->transaction.append(bytes); }
+
+void StreamOutput::commit() {
+  m->transaction.finish_stream();
+  test_hook("staged");
+  m->transaction.commit();
 }
 
 }  // namespace pqkem::cli

@@ -4,6 +4,7 @@
 // process created.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,28 @@ struct PendingOutput {
 /// this process's file) or its backup restored, and CliError (exit 1) names the file.
 /// A signal that was ignored when pqkem started (nohup) stays ignored.
 void write_outputs(std::vector<PendingOutput>& outputs, bool force);
+
+/// One output written as a stream, as its bytes are made (seal, open): the same transaction as
+/// write_outputs for a single output. A file is staged beside its target (step 1 above, with no
+/// content yet), write() appends to it, and commit() syncs it and puts it in place (step 3).
+/// Standard output and existing special files are written in place by write() itself: a reader
+/// sees each piece as it is written. Destroyed without commit() (an exception, a failed
+/// authentication), a staged file vanishes and nothing appears at the target. Errors exit 1,
+/// naming the file.
+class StreamOutput {
+public:
+  StreamOutput(PathArg target, bool secret, bool force);
+  StreamOutput(const StreamOutput&) = delete;
+  StreamOutput& operator=(const StreamOutput&) = delete;
+  ~StreamOutput();
+
+  void write(ByteView bytes);
+  void commit();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
 
 /// Writes `text` to stdout in full (exit 1 on error, e.g. a closed pipe).
 void write_stdout(std::string_view text);
