@@ -123,7 +123,7 @@ StreamStats open_stream(const ReadHeader& read, hpke::KemId kem, ByteView sk, By
   const std::string& file = in.name();
   const Header& header = read.header;
   if (header.suite.kem != kem)
-    throw_failure(fmt::format("sealed to a {} key, but the secret key is {}", hpke::kem_info(header.suite.kem).name,
+    throw_failure(fmt::format("sealed for {}, but the secret key is {}", hpke::kem_info(header.suite.kem).name,
                               hpke::kem_info(kem).name),
                   file);
   if (header.psk != psk.has_value())

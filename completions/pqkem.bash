@@ -1,5 +1,6 @@
 # bash completion for pqkem(1): commands, each command's options, algorithm names (from
-# `pqkem list`), formats, private key forms, implementations, random sources and file names.
+# `pqkem list`), formats, private key forms, implementations, random sources, HPKE KDFs and
+# AEADs, and file names.
 # Installed as share/bash-completion/completions/pqkem; or source it from ~/.bashrc.
 
 # The algorithm names of the pqkem being completed (first column of `pqkem list`), cached.
@@ -21,7 +22,7 @@ _pqkem() {
     words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
   fi
 
-  local commands="keygen encaps decaps pubkey convert info list kat bench"
+  local commands="keygen encaps decaps seal open pubkey convert info list kat bench"
   local cmd="" i
   for ((i = 1; i < cword; i++)); do
     if [[ " $commands " == *" ${words[i]} "* ]]; then
@@ -45,6 +46,8 @@ _pqkem() {
     keygen) opts="--algorithm -a --pk --sk --format --sk-form --coins --rng --force --json $engine" ;;
     encaps) opts="--algorithm -a --pk --ct --ss --format --coins --rng --force --json $engine" ;;
     decaps) opts="--algorithm -a --sk --ct --ss --format --force --json $engine" ;;
+    seal) opts="--algorithm -a --pk --in --out --info --psk --psk-id --kdf --aead --raw --rng --force --json $engine" ;;
+    open) opts="--algorithm -a --sk --in --out --info --psk --psk-id --kdf --aead --raw --force --json $engine" ;;
     pubkey) opts="--algorithm -a --sk --pk --format --force $engine" ;;
     convert) opts="--algorithm -a --in --out --format --sk-form --force $engine" ;;
     info) opts="--algorithm -a --json" ;;
@@ -82,10 +85,21 @@ _pqkem() {
       mapfile -t COMPREPLY < <(compgen -W "system openssl" -- "$cur")
       return 0
       ;;
+    --kdf)
+      mapfile -t COMPREPLY < <(compgen -W "HKDF-SHA256 HKDF-SHA384 HKDF-SHA512 SHAKE128 SHAKE256 TurboSHAKE128 TurboSHAKE256" -- "$cur")
+      return 0
+      ;;
+    --aead)
+      mapfile -t COMPREPLY < <(compgen -W "AES-256-GCM AES-128-GCM ChaCha20-Poly1305" -- "$cur")
+      return 0
+      ;;
+    --info | --psk-id)
+      return 0  # text
+      ;;
     --count | --iterations | --rounds | --ntt-plan | --coins)
       return 0  # a number, a plan or hex: nothing to offer
       ;;
-    --pk | --sk | --ct | --ss | --in | --out | --baseline)
+    --pk | --sk | --ct | --ss | --in | --out | --baseline | --psk)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       compopt -o filenames 2>/dev/null || true
       return 0

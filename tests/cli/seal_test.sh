@@ -173,7 +173,7 @@ group_errors() {
   before=$(snapshot out)
   "$PQ" seal --pk a/pk --in m --out m.s >/dev/null
   run 1 "does not open: wrong secret key" "$PQ" open --sk b/sk --in m.s --out out/o
-  run 1 "sealed to a ML-KEM-768 key, but the secret key is ML-KEM-1024" "$PQ" open --sk c/sk --in m.s --out out/o
+  run 1 "sealed for ML-KEM-768, but the secret key is ML-KEM-1024" "$PQ" open --sk c/sk --in m.s --out out/o
   run 1 "does not open" "$PQ" open --sk a/sk --in m.s --out out/o --info other
   run 1 "sealed with a pre-shared key" bash -c "head -c 32 /dev/zero >psk; '$PQ' seal --pk a/pk --in m --out p.s --psk psk --psk-id i && '$PQ' open --sk a/sk --in p.s --out out/o"
   run 1 "not sealed with a pre-shared key" "$PQ" open --sk a/sk --in m.s --out out/o --psk psk --psk-id i

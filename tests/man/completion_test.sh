@@ -48,7 +48,7 @@ complete -p pqkem >/dev/null || { echo "completion_test: 'complete -F _pqkem pqk
 words0=$pqkem
 expect "decaps" "$words0" dec
 expect "kat keygen" "$words0" k
-expect "bench convert decaps encaps info kat keygen list pubkey" "$words0" ""
+expect "bench convert decaps encaps info kat keygen list open pubkey seal" "$words0" ""
 expect "--help --version" "$words0" --
 expect "ML-KEM-1024 ML-KEM-512 ML-KEM-768" "$words0" keygen -a ML
 expect "ntruhps2048509 ntruhps2048677 ntruhps4096821 ntruhrss701" "$words0" encaps --algorithm ntru
@@ -59,6 +59,8 @@ expect "auto avx2 avx512 portable" "$words0" decaps --impl ""
 expect "all auto avx2 avx512 portable" "$words0" bench --impl ""
 expect "--sk --sk-form" "$words0" keygen --pk a.pk --s
 expect "--json" "$words0" list --j
+expect "AES-128-GCM AES-256-GCM" "$words0" seal --aead AES
+expect "--psk --psk-id" "$words0" open --ps
 
 # The commands offered are exactly those of pqkem --help.
 help_commands=$("$pqkem" --help | sed -n "/^Subcommands:/,/^$/p" | sed -n "s/^  \([a-z][a-z]*\) .*/\1/p" | sort | paste -sd" ")
@@ -77,7 +79,7 @@ while read -r alg; do
 done < <("$pqkem" list | awk 'NR == 1 { next } /^\(/ || /^$/ { exit } { print $1 }')
 
 # Every long option of every command's --help is offered.
-for cmd in keygen encaps decaps pubkey convert info list kat bench; do
+for cmd in keygen encaps decaps seal open pubkey convert info list kat bench; do
   for opt in $("$pqkem" "$cmd" --help | sed -n "s/^  \(-[^ ]*\).*/\1/p" | tr "," "\n" | grep -E -- "^--[a-z]" | sort -u); do
     expect_has "$opt" "$words0" "$cmd" --
   done

@@ -7,7 +7,7 @@
 # ---------------------------------------------------------------------------------------------
 group_help() {
   run 0 "" "$PQ" --help && check "--help lists the commands" grep -q 'keygen' "$OUT"
-  for cmd in keygen encaps decaps pubkey info convert list kat; do
+  for cmd in keygen encaps decaps seal open pubkey info convert list kat; do
     run 0 "" "$PQ" "$cmd" --help && check "$cmd --help shows usage" grep -qi 'usage' "$OUT"
   done
   run 0 "" "$PQ" keygen --help && check "keygen --help says --coins is for testing" grep -q 'TESTING ONLY' "$OUT"
