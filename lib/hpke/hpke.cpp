@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "ct.hpp"
 #include "hpke/aead.hpp"
 #include "hpke/kdf.hpp"
 #include "hpke/testing.hpp"
@@ -139,6 +140,11 @@ std::unique_ptr<Context::State> key_schedule(const Suite& suite, Mode mode, Byte
     std::copy_n(secret.bytes + n_k, n_n, s->base_nonce);
     std::copy_n(secret.bytes + n_k + n_n, n_h, s->exporter_secret);
   }
+  // The constant-time test (tests/ct) checks the key schedule on a poisoned shared secret and
+  // PSK; the AEAD itself is libsodium's or OpenSSL's, outside it: its key and nonce become
+  // public for memcheck as they enter (no effect outside PQKEM_CT_TESTING builds).
+  ct::declassify(s->key, n_k);
+  ct::declassify(s->base_nonce, n_n);
   if (suite.aead != AeadId::ExportOnly) s->cipher.emplace(suite.aead, ByteView(s->key, n_k));
   return s;
 }
@@ -190,6 +196,7 @@ SenderSetup setup_sender_with(const Suite& suite, ByteView pk_r, ByteView info, 
                               const ByteView* ikm_e) {
   const KemInfo& k = check_setup(suite, psk);
   Encapsulation e = encap(k, pk_r, ikm_e);
+  ct::poison(e.ss.data(), e.ss.size());  // the KEM made it public; the key schedule keeps it secret
   auto state = key_schedule(suite, mode_of(psk), e.ss, info, psk_of(psk), psk_id_of(psk));
   return {std::move(e.ct), Access::sender(std::move(state))};
 }
@@ -295,6 +302,7 @@ RecipientContext setup_recipient(const Suite& suite, ByteView enc, ByteView sk_r
                                  const std::optional<Psk>& psk) {
   const KemInfo& k = check_setup(suite, psk);
   const SecretBytes ss = decap(k, enc, sk_r);
+  ct::poison(ss.data(), ss.size());  // as in setup_sender_with
   return Access::recipient(key_schedule(suite, mode_of(psk), ss, info, psk_of(psk), psk_id_of(psk)));
 }
 

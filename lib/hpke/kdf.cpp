@@ -30,9 +30,13 @@ ByteView label_bytes(std::string_view s) noexcept {
 class Hmac {
 public:
   Hmac(KdfId kdf, ByteView key) : m_kdf(kdf) {
+    // An empty key (HKDF's default salt, LabeledExtract with no salt) may have a null pointer,
+    // which neither libsodium nor OpenSSL accepts (both declare the argument non-null).
+    static const std::uint8_t kNoKey = 0;
+    const std::uint8_t* key_data = key.empty() ? &kNoKey : key.data();
     switch (kdf) {
-      case KdfId::HkdfSha256: crypto_auth_hmacsha256_init(&m_sha256, key.data(), key.size()); return;
-      case KdfId::HkdfSha512: crypto_auth_hmacsha512_init(&m_sha512, key.data(), key.size()); return;
+      case KdfId::HkdfSha256: crypto_auth_hmacsha256_init(&m_sha256, key_data, key.size()); return;
+      case KdfId::HkdfSha512: crypto_auth_hmacsha512_init(&m_sha512, key_data, key.size()); return;
       case KdfId::HkdfSha384: {
         std::unique_ptr<EVP_MAC, decltype(&EVP_MAC_free)> mac(EVP_MAC_fetch(nullptr, "HMAC", nullptr), &EVP_MAC_free);
         if (!mac) openssl_failed("HMAC fetch");
@@ -41,9 +45,7 @@ public:
         char digest[] = "SHA384";
         const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
                                      OSSL_PARAM_construct_end()};
-        // OpenSSL refuses a null key pointer even for an empty key.
-        static const std::uint8_t kNoKey = 0;
-        if (EVP_MAC_init(m_ctx, key.empty() ? &kNoKey : key.data(), key.size(), params) != 1) {
+        if (EVP_MAC_init(m_ctx, key_data, key.size(), params) != 1) {
           EVP_MAC_CTX_free(m_ctx);
           openssl_failed("HMAC-SHA384 init");
         }
