@@ -6,9 +6,6 @@
 // read_input's path is exercised too. Properties: only CliError / pqkem::Error are thrown
 // (an exit code of 1 or 2, never a crash) with a one-line message; accepted keys have their
 // scheme's exact size; parse_hex agrees with decode_input on what is hex and its bytes.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <optional>
 #include <string>
 
@@ -19,33 +16,6 @@
 
 using namespace pqkem;
 using namespace pqkem::cli;
-
-namespace {
-
-/// A memfd holding `content`; the path names it for as long as the object lives.
-class MemFile {
-public:
-  explicit MemFile(ByteView content) {
-    m_fd = memfd_create("pqkem-fuzz", 0);
-    if (m_fd < 0) fuzz::fail("memfd_create failed");
-    for (std::size_t done = 0; done < content.size();) {
-      const ssize_t n = write(m_fd, content.data() + done, content.size() - done);
-      if (n <= 0) fuzz::fail("write to memfd failed");
-      done += static_cast<std::size_t>(n);
-    }
-    m_path = "/proc/self/fd/" + std::to_string(m_fd);
-  }
-  ~MemFile() { close(m_fd); }
-  MemFile(const MemFile&) = delete;
-  MemFile& operator=(const MemFile&) = delete;
-  [[nodiscard]] const std::string& path() const { return m_path; }
-
-private:
-  int m_fd = -1;
-  std::string m_path;
-};
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -69,19 +39,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
       }
       case 1: {
-        const MemFile f(content);
+        const fuzz::MemFile f(content);
         const PublicKeyInput pk = load_public_key(f.path(), algorithm);
         fuzz::check(pk.pk.size() == scheme_info(pk.scheme).pk_bytes, "accepted public key has the wrong size");
         break;
       }
       case 2: {
-        const MemFile f(content);
+        const fuzz::MemFile f(content);
         const SecretKeyInput sk = load_secret_key(f.path(), algorithm, false);
         fuzz::check(sk.key.dk.size() == scheme_info(sk.key.scheme).sk_bytes, "accepted secret key has the wrong size");
         break;
       }
       default: {
-        const MemFile f(content);
+        const fuzz::MemFile f(content);
         if (algorithm)
           (void)read_ciphertext(f.path(), *algorithm);
         else

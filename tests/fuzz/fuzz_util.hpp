@@ -1,15 +1,24 @@
-// pqkem fuzzing helpers: a byte reader over the fuzzer's input, and a crash that names what
-// differed. Every target is a libFuzzer target (LLVMFuzzerTestOneInput), built with
-// -fsanitize=fuzzer,address,undefined; a pqkem::Error (expected rejection) is never a finding,
-// anything else (another exception, a sanitizer report, a mismatch) is.
+// pqkem fuzzing helpers: a byte reader over the fuzzer's input, a crash that names what
+// differed, a memfd for readers that open files, and the fixed keys of the sealed-file corpus. Every target is a
+// libFuzzer target (LLVMFuzzerTestOneInput), built with -fsanitize=fuzzer,address,undefined; a pqkem::Error (expected
+// rejection) is never a finding, anything else (another exception, a sanitizer report, a mismatch) is.
 #pragma once
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <span>
+#include <string>
+#include <utility>
 #include <vector>
+
+#include "hpke.hpp"
+#include "pqkem.hpp"
 
 namespace pqkem::fuzz {
 
@@ -49,5 +58,43 @@ inline void check(bool ok, const char* what) {
 }
 
 inline bool same(const void* a, const void* b, std::size_t n) { return std::memcmp(a, b, n) == 0; }
+
+/// The fixed key of each HPKE KEM that fuzz_open opens with and make_seeds seals its seed
+/// corpus to: DeriveKeyPair on 64 bytes of 0x5A.
+inline const KeyPair& sealed_file_key(hpke::KemId kem) {
+  static const std::vector<std::pair<hpke::KemId, KeyPair>> keys = [] {
+    std::vector<std::pair<hpke::KemId, KeyPair>> k;
+    const std::vector<std::uint8_t> ikm(64, 0x5A);
+    for (const auto& info : hpke::all_kems()) k.emplace_back(info.id, hpke::derive_key_pair(info.id, ikm));
+    return k;
+  }();
+  for (const auto& [id, kp] : keys)
+    if (id == kem) return kp;
+  fail("no key for this KEM");
+}
+
+/// A memfd holding `content`, named by path() (/proc/self/fd/N) for as long as the object
+/// lives: the readers under test open real files.
+class MemFile {
+public:
+  explicit MemFile(std::span<const std::uint8_t> content) {
+    m_fd = memfd_create("pqkem-fuzz", 0);
+    if (m_fd < 0) fail("memfd_create failed");
+    for (std::size_t done = 0; done < content.size();) {
+      const ssize_t n = write(m_fd, content.data() + done, content.size() - done);
+      if (n <= 0) fail("write to memfd failed");
+      done += static_cast<std::size_t>(n);
+    }
+    m_path = "/proc/self/fd/" + std::to_string(m_fd);
+  }
+  ~MemFile() { close(m_fd); }
+  MemFile(const MemFile&) = delete;
+  MemFile& operator=(const MemFile&) = delete;
+  [[nodiscard]] const std::string& path() const { return m_path; }
+
+private:
+  int m_fd = -1;
+  std::string m_path;
+};
 
 }  // namespace pqkem::fuzz

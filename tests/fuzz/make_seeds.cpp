@@ -1,14 +1,19 @@
 // Writes the seed corpus of every fuzz target (tests/fuzz/corpus/<target>/), so each starts
 // from valid inputs: real keys, ciphertexts and key files of every scheme, plain and odd hex,
-// JSON documents, and one input per kernel selector. Deterministic; run by
+// JSON documents, sealed files, and one input per kernel selector. Deterministic; run by
 // `scripts/fuzz.sh --seeds` (the files are committed).
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "fuzz_util.hpp"
+#include "hpke.hpp"
+#include "io.hpp"
 #include "keyfile/keyfile.hpp"
+#include "output.hpp"
 #include "pqkem.hpp"
+#include "sealed.hpp"
 
 using namespace pqkem;
 namespace fs = std::filesystem;
@@ -52,6 +57,34 @@ std::string hex(ByteView b, bool spaced) {
 }
 
 }  // namespace
+
+/// fuzz_open's seeds: sealed files to the fixed keys (fuzz::sealed_file_key), one suite per KEM,
+/// with 64-KiB chunks (empty and short messages) and 1-KiB chunks (several chunks, and a message
+/// of a whole number of chunks, which ends with an empty one), written by app/sealed.cpp itself.
+void write_sealed_seeds() {
+  const hpke::KdfId kdfs[] = {hpke::KdfId::HkdfSha256, hpke::KdfId::TurboShake256, hpke::KdfId::HkdfSha512,
+                              hpke::KdfId::Shake128};
+  const hpke::AeadId aeads[] = {hpke::AeadId::Aes256Gcm, hpke::AeadId::ChaCha20Poly1305, hpke::AeadId::Aes128Gcm,
+                                hpke::AeadId::Aes256Gcm};
+  std::size_t i = 0;
+  for (const auto& kem : hpke::all_kems()) {
+    const hpke::Suite suite{kem.id, kdfs[i % 4], aeads[i % 4]};
+    ++i;
+    for (const auto& [bytes, chunk] :
+         {std::pair<std::size_t, std::uint32_t>{0, 65536}, {100, 65536}, {3000, 1024}, {2048, 1024}}) {
+      const Bytes message = pattern(bytes, 500 + static_cast<unsigned>(i));
+      const fuzz::MemFile in_file(message);
+      cli::InputStream in(in_file.path());
+      const fs::path dir = g_root / "fuzz_open";
+      fs::create_directories(dir);
+      const std::string name = std::string(kem.name) + "-" + std::to_string(bytes) + "-chunk" + std::to_string(chunk);
+      cli::StreamOutput out({(dir / name).string(), "--out"}, false, true);
+      Bytes enc;
+      cli::sealed::seal_stream({suite, false, chunk}, fuzz::sealed_file_key(kem.id).pk, {}, std::nullopt, in, out, enc);
+      out.commit();
+    }
+  }
+}
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
@@ -132,6 +165,7 @@ int main(int argc, char** argv) {
   const std::uint8_t der_like[2] = {0x30, 0x83};
   write("fuzz_cli_input", "hostile-raw-sk-sequence", cat({sec, der_like, pattern(2397, 400)}));
 
+  write_sealed_seeds();
   for (unsigned k = 0; k < 16; ++k) {
     const std::uint8_t s[1] = {static_cast<std::uint8_t>(k)};
     write("fuzz_diff_mlkem", "kernel-" + std::to_string(k), cat({s, pattern(2100, 100 + k)}));
