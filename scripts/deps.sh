@@ -13,13 +13,24 @@ PQKEM_BUILD_PACKAGES=(cmake make g++ pkg-config libssl-dev libsodium-dev libcli1
 # (objdump, nm; pulled in by g++), which checks the object code; strace, with which the CLI tests
 # count the fsync calls of a write (cli.outputs).
 PQKEM_PACKAGES=("${PQKEM_BUILD_PACKAGES[@]}" libgtest-dev gzip valgrind binutils strace)
+# The interop test (ctest label interop) runs hpke-js, which it installs with npm: it needs the
+# commands node and npm, which Debian's nodejs and npm provide. The commands are checked, not
+# the packages: a Node.js from elsewhere (NodeSource's nodejs, which brings its own npm and
+# conflicts with Debian's npm package) serves as well.
+pqkem_node_packages() {
+  command -v node >/dev/null || echo nodejs
+  command -v npm >/dev/null || echo npm
+}
 # Only for the libFuzzer targets (scripts/fuzz.sh, scripts/test.sh --fuzz): clang with its
 # sanitizer and libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
 PQKEM_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)
 
-# pqkem_install_deps [EXTRA_PACKAGE...]: the packages of the tests plus any extra ones.
+# pqkem_install_deps [EXTRA_PACKAGE...]: the packages of the tests (Node.js and npm included)
+# plus any extra ones.
 pqkem_install_deps() {
-  pqkem_install_packages "${PQKEM_PACKAGES[@]}" "$@"
+  local node_packages
+  mapfile -t node_packages < <(pqkem_node_packages)
+  pqkem_install_packages "${PQKEM_PACKAGES[@]}" "${node_packages[@]}" "$@"
 }
 
 # pqkem_install_packages PACKAGE...: installs those of the packages that are missing.
