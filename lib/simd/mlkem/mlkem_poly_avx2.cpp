@@ -137,7 +137,7 @@ void ntt_avx2(std::int16_t a[256]) noexcept {
         ct_bfly(r[j], r[j + len], _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
       }
     }
-    transpose8_lanes(r);
+    transpose8x8<16>(r, r);
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) _mm256_storeu_si256(v + h + j, r[j]);
   }
@@ -203,7 +203,7 @@ void inverse_ntt_avx2(std::int16_t a[256]) noexcept {
     __m256i r[8];
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_si256(v + h + j);
-    transpose8_lanes(r);
+    transpose8x8<16>(r, r);
 #pragma GCC unroll 3
     for (int m = 4; m >= 2; --m) {
       const int len = 8 >> (m - 1);

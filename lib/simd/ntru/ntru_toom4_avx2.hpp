@@ -11,6 +11,7 @@
 
 #include "simd/ntru/ntru_common_avx2.hpp"
 #include "simd/ntru/ntru_isa.hpp"
+#include "simd/transpose_x86.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {  // internal linkage on purpose: see above
@@ -64,24 +65,6 @@ constexpr int kLeafLanes = 32;
 [[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm512_add_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm512_sub_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm512_mullo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpacklo_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpackhi_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpacklo_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpackhi_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpacklo_epi64(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpackhi_epi64(a, b);
-}
 /// The 128-bit rows p, p + d, p + 2d, p + 3d (in words) as the four pieces of one vector.
 [[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
   const __m256i lo =
@@ -106,24 +89,6 @@ constexpr int kLeafLanes = 16;
 [[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm256_add_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm256_sub_epi16(a, b); }
 [[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm256_mullo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpacklo_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpackhi_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpacklo_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpackhi_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpacklo_epi64(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpackhi_epi64(a, b);
-}
 /// The 128-bit rows p and p + d (in words) as the two halves of one vector.
 [[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
   return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
@@ -137,26 +102,7 @@ constexpr int kLeafLanes = 16;
 #endif
 static_assert(kLeafLanes % 8 == 0 && 64 % kLeafLanes == 0);
 
-/// 8x8 transpose of 16-bit elements inside each 128-bit piece of x[0..8): unpacks of 16-, 32-
-/// and 64-bit elements. (Measured: replacing the 32-bit stage by shifts and dword blends, which
-/// avoid the shuffle port, is no faster here.)
-[[gnu::always_inline]] inline void transpose8x8_pieces(LeafVec (&x)[8]) noexcept {
-  LeafVec b[8], c[8];
-  for (int i = 0; i < 4; ++i) {
-    b[2 * i] = lv_unpacklo16(x[2 * i], x[2 * i + 1]);
-    b[2 * i + 1] = lv_unpackhi16(x[2 * i], x[2 * i + 1]);
-  }
-  for (int i = 0; i < 2; ++i) {
-    c[4 * i + 0] = lv_unpacklo32(b[4 * i + 0], b[4 * i + 2]);
-    c[4 * i + 1] = lv_unpackhi32(b[4 * i + 0], b[4 * i + 2]);
-    c[4 * i + 2] = lv_unpacklo32(b[4 * i + 1], b[4 * i + 3]);
-    c[4 * i + 3] = lv_unpackhi32(b[4 * i + 1], b[4 * i + 3]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    x[2 * i] = lv_unpacklo64(c[i], c[i + 4]);
-    x[2 * i + 1] = lv_unpackhi64(c[i], c[i + 4]);
-  }
-}
+using x86::transpose8x8;  // the 8 x 8 transposition inside each 128-bit piece
 
 /// dst[i] lane j = src[j * stride + i] for i < cols, j < kLeafLanes (cols = 8 or 16): piece r
 /// of row vector j holds leaf 8r + j. (Always inlined: as a shared out-of-line function, with
@@ -169,8 +115,8 @@ template <int cols = 16>
     x[j] = lv_load_rows(src + j * stride, 8 * stride);
     if constexpr (cols == 16) y[j] = lv_load_rows(src + j * stride + 8, 8 * stride);
   }
-  transpose8x8_pieces(x);
-  if constexpr (cols == 16) transpose8x8_pieces(y);
+  transpose8x8<16>(x, x);
+  if constexpr (cols == 16) transpose8x8<16>(y, y);
   for (int i = 0; i < 8; ++i) {
     dst[i] = x[i];
     if constexpr (cols == 16) dst[8 + i] = y[i];
@@ -181,8 +127,8 @@ template <int cols = 16>
 [[gnu::always_inline]] inline void transpose_out(std::uint16_t* dst, int stride, const LeafVec* src) noexcept {
   LeafVec x[8], y[8];
   for (int i = 0; i < 8; ++i) x[i] = src[i], y[i] = src[8 + i];
-  transpose8x8_pieces(x);
-  transpose8x8_pieces(y);
+  transpose8x8<16>(x, x);
+  transpose8x8<16>(y, y);
   for (int j = 0; j < 8; ++j) {
     lv_store_rows(dst + j * stride, 8 * stride, x[j]);
     lv_store_rows(dst + j * stride + 8, 8 * stride, y[j]);
