@@ -1,7 +1,7 @@
 // pqkem: x86 integer vector operations under one name for both register widths, as overloads on
 // __m256i (YMM) and __m512i (ZMM), so that code written over its vector type V compiles to YMM
-// instructions in the AVX2 files and to ZMM ones in the AVX-512 files: the 8 x 8 transpositions of
-// transpose_x86.hpp.
+// instructions in the AVX2 files and to ZMM ones in the AVX-512 files: the NTRU Toom-4 leaf
+// products (LeafVec) and the 8 x 8 transpositions of transpose_x86.hpp.
 //
 // Included only by files compiled with an ISA's flags (lib/CMakeLists.txt). Everything here has
 // internal linkage (an unnamed namespace), so no copy compiled with one ISA's flags can be picked
@@ -21,6 +21,16 @@
 
 namespace pqkem::simd::x86 {
 namespace {  // internal linkage on purpose: see above
+
+// ---- 16-bit lane arithmetic: a + b, a - b, the low half of a * b ----
+[[gnu::always_inline]] inline __m256i add16(__m256i a, __m256i b) noexcept { return _mm256_add_epi16(a, b); }
+[[gnu::always_inline]] inline __m256i sub16(__m256i a, __m256i b) noexcept { return _mm256_sub_epi16(a, b); }
+[[gnu::always_inline]] inline __m256i mullo16(__m256i a, __m256i b) noexcept { return _mm256_mullo_epi16(a, b); }
+#if PQKEM_X86_AVX512
+[[gnu::always_inline]] inline __m512i add16(__m512i a, __m512i b) noexcept { return _mm512_add_epi16(a, b); }
+[[gnu::always_inline]] inline __m512i sub16(__m512i a, __m512i b) noexcept { return _mm512_sub_epi16(a, b); }
+[[gnu::always_inline]] inline __m512i mullo16(__m512i a, __m512i b) noexcept { return _mm512_mullo_epi16(a, b); }
+#endif
 
 // ---- unpacks: the 8 x 8 transpositions' rounds ----
 /// The interleave of the low (Hi false) or high halves of a and b in Bits-bit elements, within
