@@ -13,6 +13,7 @@
 
 #include "mlkem/constants.hpp"
 #include "simd/mlkem/mlkem_avx512.hpp"
+#include "simd/mlkem/ntt_layers_x86.hpp"
 #include "simd/transpose_x86.hpp"
 
 namespace pqkem::simd::avx512 {
@@ -173,17 +174,10 @@ void ntt_avx512(std::int16_t a[256]) noexcept {
     __m512i r[8];
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) r[j] = load_halves(a, j);
-#pragma GCC unroll 3
-    for (int m = 2; m <= 4; ++m) {
-      const int len = 8 >> (m - 1);
-#pragma GCC unroll 8
-      for (int j = 0; j < 8; ++j) {
-        if (j & len) continue;
-        const std::int16_t z0 = kZ.z[(1 << (m - 1)) + j / (2 * len)];
-        const std::int16_t z1 = kZ.z[(1 << (m - 1)) + (8 + j) / (2 * len)];
-        ct_bfly(r[j], r[j + len], ZPair{bcast2(z0, z1), bcast2(twist(z0), twist(z1))});
-      }
-    }
+    x86::ntt_layers_2_to_4<false>(r, [](__m512i& x, __m512i& y, int m, int j) {
+      const std::int16_t z0 = kZ.z[x86::ntt_zeta_index(m, j)], z1 = kZ.z[x86::ntt_zeta_index(m, 8 + j)];
+      ct_bfly(x, y, ZPair{bcast2(z0, z1), bcast2(twist(z0), twist(z1))});
+    });
     transpose8x8<16>(r, r);
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) store_halves(a, j, r[j]);
@@ -245,21 +239,15 @@ void inverse_ntt_avx512(std::int16_t a[256]) noexcept {
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) r[j] = load_halves(a, j);
     transpose8x8<16>(r, r);
-#pragma GCC unroll 3
-    for (int m = 4; m >= 2; --m) {
-      const int len = 8 >> (m - 1);
-#pragma GCC unroll 8
-      for (int j = 0; j < 8; ++j) {
-        if (j & len) continue;
-        const std::int16_t z0 = kZ.z[(1 << m) - 1 - j / (2 * len)];
-        const std::int16_t z1 = kZ.z[(1 << m) - 1 - (8 + j) / (2 * len)];
-        const ZPair z{bcast2(z0, z1), bcast2(twist(z0), twist(z1))};
-        if (m == 2)
-          gs_bfly<true>(r[j], r[j + len], z);
-        else
-          gs_bfly<false>(r[j], r[j + len], z);
-      }
-    }
+    x86::ntt_layers_2_to_4<true>(r, [](__m512i& x, __m512i& y, int m, int j) {
+      const std::int16_t z0 = kZ.z[x86::inverse_ntt_zeta_index(m, j)];
+      const std::int16_t z1 = kZ.z[x86::inverse_ntt_zeta_index(m, 8 + j)];
+      const ZPair z{bcast2(z0, z1), bcast2(twist(z0), twist(z1))};
+      if (m == 2)  // layer 2 reduces its sums, as in the AVX2 kernel
+        gs_bfly<true>(x, y, z);
+      else
+        gs_bfly<false>(x, y, z);
+    });
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) store_halves(a, j, r[j]);
   }
