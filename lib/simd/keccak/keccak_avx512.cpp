@@ -11,49 +11,49 @@
 #include "keccak_f1600.hpp"
 #include "simd/keccak/keccak_avx2.hpp"  // the 1-way permutation
 #include "simd/keccak/keccak_jobs_impl.hpp"
+#include "simd/vec_x86.hpp"
 
 namespace pqkem::simd::avx512 {
 namespace {
 
 using keccak::kRc;
 
-// The rotations use the maskz intrinsics with every lane selected, which compile to the plain
-// vprolq: GCC 12's unmasked ones fill their unused source with an "undefined" vector that
-// -Wuninitialized reports at every use.
-
-/// Four states in a YMM register: the rotations are vprolq, theta and chi vpternlogq.
-struct Ymm512Lane {
+/// The vector type of Bits bits, with its attributes (as a template argument __m256i would lose
+/// may_alias, and the permutation reads the states through it).
+template <int Bits>
+struct EvexVec;
+template <>
+struct EvexVec<256> {
   using V = __m256i;
-  static V bxor(V a, V b) { return _mm256_xor_si256(a, b); }
-  static V andn(V a, V b) { return _mm256_andnot_si256(a, b); }
-  static V xor3(V a, V b, V c) { return _mm256_ternarylogic_epi64(a, b, c, 0x96); }
-  static V chi(V a, V b, V c) { return _mm256_ternarylogic_epi64(a, b, c, 0xD2); }  // a ^ (~b & c)
-  template <int N>
-  static V rol(V a) {
-    if constexpr (N == 0)
-      return a;
-    else
-      return _mm256_maskz_rol_epi64(0xF, a, N);
-  }
-  static V rc(int i) { return _mm256_set1_epi64x(static_cast<long long>(kRc[i])); }
+};
+template <>
+struct EvexVec<512> {
+  using V = __m512i;
 };
 
-/// Eight states in a ZMM register.
-struct Zmm512Lane {
-  using V = __m512i;
-  static V bxor(V a, V b) { return _mm512_xor_si512(a, b); }
-  static V andn(V a, V b) { return _mm512_andnot_si512(a, b); }
-  static V xor3(V a, V b, V c) { return _mm512_ternarylogic_epi64(a, b, c, 0x96); }
-  static V chi(V a, V b, V c) { return _mm512_ternarylogic_epi64(a, b, c, 0xD2); }
+/// Keccak lanes in the 64-bit lanes of a Bits-bit register: four states in a YMM register
+/// (AVX-512VL), eight in a ZMM one. The rotations are vprolq, theta's five-way xor two vpternlogq
+/// and chi one (vec_x86.hpp has the instructions of either width).
+template <int Bits>
+struct EvexLane {
+  using V = typename EvexVec<Bits>::V;
+  static V bxor(V a, V b) { return x86::bxor(a, b); }
+  static V andn(V a, V b) { return x86::andnot(a, b); }
+  static V xor3(V a, V b, V c) { return x86::ternlog<0x96>(a, b, c); }
+  static V chi(V a, V b, V c) { return x86::ternlog<0xD2>(a, b, c); }  // a ^ (~b & c)
   template <int N>
   static V rol(V a) {
-    if constexpr (N == 0)
-      return a;
-    else
-      return _mm512_maskz_rol_epi64(0xFF, a, N);
+    return x86::rol64<N>(a);
   }
-  static V rc(int i) { return _mm512_set1_epi64(static_cast<long long>(kRc[i])); }
+  static V rc(int i) {
+    if constexpr (Bits == 512)
+      return _mm512_set1_epi64(static_cast<long long>(kRc[i]));
+    else
+      return _mm256_set1_epi64x(static_cast<long long>(kRc[i]));
+  }
 };
+using Ymm512Lane = EvexLane<256>;
+using Zmm512Lane = EvexLane<512>;
 
 // The chi truth table: bit (4a + 2b + c) of 0xD2 is a ^ (~b & c).
 static_assert([] {

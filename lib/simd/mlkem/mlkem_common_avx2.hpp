@@ -9,12 +9,14 @@
 #include <cstring>
 
 #include "mlkem/constants.hpp"  // no intrinsics, no code: safe on both sides
+#include "simd/transpose_x86.hpp"
 
 namespace pqkem::simd::avx2::detail {
 
 using mlkem::kBarrettV;
 using mlkem::kQ;
 using mlkem::kQInv;
+using x86::transpose8x8;
 
 /// Montgomery product by a constant with its twisted form zt = z q^-1 mod 2^16:
 /// hi(a z) - hi(lo(a zt) q) == montgomery_reduce(a z) exactly. In: |a z| < q 2^15. Out: |r| < q.
@@ -50,26 +52,6 @@ static inline __m256i cond_sub_q(__m256i a) {
   return _mm256_add_epi16(r, _mm256_and_si256(_mm256_srai_epi16(r, 15), _mm256_set1_epi16(kQ)));
 }
 
-/// An 8 x 8 transposition of int16 inside each 128-bit half of x[0..7].
-static inline void transpose8_lanes(__m256i* x) {
-  const __m256i a0 = _mm256_unpacklo_epi16(x[0], x[1]), a1 = _mm256_unpackhi_epi16(x[0], x[1]);
-  const __m256i a2 = _mm256_unpacklo_epi16(x[2], x[3]), a3 = _mm256_unpackhi_epi16(x[2], x[3]);
-  const __m256i a4 = _mm256_unpacklo_epi16(x[4], x[5]), a5 = _mm256_unpackhi_epi16(x[4], x[5]);
-  const __m256i a6 = _mm256_unpacklo_epi16(x[6], x[7]), a7 = _mm256_unpackhi_epi16(x[6], x[7]);
-  const __m256i b0 = _mm256_unpacklo_epi32(a0, a2), b1 = _mm256_unpackhi_epi32(a0, a2);
-  const __m256i b2 = _mm256_unpacklo_epi32(a1, a3), b3 = _mm256_unpackhi_epi32(a1, a3);
-  const __m256i b4 = _mm256_unpacklo_epi32(a4, a6), b5 = _mm256_unpackhi_epi32(a4, a6);
-  const __m256i b6 = _mm256_unpacklo_epi32(a5, a7), b7 = _mm256_unpackhi_epi32(a5, a7);
-  x[0] = _mm256_unpacklo_epi64(b0, b4);  // column 0 (low half) and column 8 (high half)
-  x[1] = _mm256_unpackhi_epi64(b0, b4);
-  x[2] = _mm256_unpacklo_epi64(b1, b5);
-  x[3] = _mm256_unpackhi_epi64(b1, b5);
-  x[4] = _mm256_unpacklo_epi64(b2, b6);
-  x[5] = _mm256_unpackhi_epi64(b2, b6);
-  x[6] = _mm256_unpacklo_epi64(b3, b7);
-  x[7] = _mm256_unpackhi_epi64(b3, b7);
-}
-
 /// The second half of a 16 x 16 transposition: row k takes the low 128-bit lanes of rows k and
 /// k + 8 of `in`, row k + 8 their high lanes (k < 8); `out` may be `in`.
 static inline void exchange_lanes_mem(std::int16_t* out, const std::int16_t* in) {
@@ -86,13 +68,13 @@ static inline void exchange_lanes_mem(std::int16_t* out, const std::int16_t* in)
 /// to `out` (which may be the same), in two passes of at most eight live registers: the in-lane
 /// 8 x 8 transposition of each half, then the exchange of 128-bit lanes between rows k and k + 8
 /// (the two commute). Holding all sixteen rows in registers at once spilled: 84 -> 23 ticks.
-static inline void transpose16_mem(std::int16_t* out, const std::int16_t* in) {
+[[gnu::always_inline]] static inline void transpose16_mem(std::int16_t* out, const std::int16_t* in) {
   const auto* vi = reinterpret_cast<const __m256i*>(in);
   auto* vo = reinterpret_cast<__m256i*>(out);
   for (int h = 0; h < 16; h += 8) {
     __m256i r[8];
     for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_si256(vi + h + j);
-    transpose8_lanes(r);
+    transpose8x8<16>(r, r);
     for (int j = 0; j < 8; ++j) _mm256_storeu_si256(vo + h + j, r[j]);
   }
   exchange_lanes_mem(out, out);

@@ -6,6 +6,7 @@
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/mlkem/mlkem_avx2.hpp"
 #include "simd/mlkem/mlkem_common_avx2.hpp"
+#include "simd/mlkem/ntt_layers_x86.hpp"
 
 namespace pqkem::simd::avx2 {
 namespace {
@@ -127,17 +128,11 @@ void ntt_avx2(std::int16_t a[256]) noexcept {
     __m256i r[8];
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_si256(v + h + j);
-#pragma GCC unroll 3
-    for (int m = 2; m <= 4; ++m) {
-      const int len = 8 >> (m - 1);
-#pragma GCC unroll 8
-      for (int j = 0; j < 8; ++j) {
-        if (j & len) continue;
-        const std::int16_t z = kZ.z[(1 << (m - 1)) + (h + j) / (2 * len)];
-        ct_bfly(r[j], r[j + len], _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
-      }
-    }
-    transpose8_lanes(r);
+    x86::ntt_layers_2_to_4<false>(r, [h](__m256i& x, __m256i& y, int m, int j) {
+      const std::int16_t z = zeta(x86::ntt_zeta_index(m, h + j));
+      ct_bfly(x, y, _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
+    });
+    transpose8x8<16>(r, r);
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) _mm256_storeu_si256(v + h + j, r[j]);
   }
@@ -203,20 +198,14 @@ void inverse_ntt_avx2(std::int16_t a[256]) noexcept {
     __m256i r[8];
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_si256(v + h + j);
-    transpose8_lanes(r);
-#pragma GCC unroll 3
-    for (int m = 4; m >= 2; --m) {
-      const int len = 8 >> (m - 1);
-#pragma GCC unroll 8
-      for (int j = 0; j < 8; ++j) {
-        if (j & len) continue;
-        const std::int16_t z = kZ.z[(1 << m) - 1 - (h + j) / (2 * len)];
-        if (m == 2)
-          gs_bfly<true>(r[j], r[j + len], _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
-        else
-          gs_bfly<false>(r[j], r[j + len], _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
-      }
-    }
+    transpose8x8<16>(r, r);
+    x86::ntt_layers_2_to_4<true>(r, [h](__m256i& x, __m256i& y, int m, int j) {
+      const std::int16_t z = zeta(x86::inverse_ntt_zeta_index(m, h + j));
+      if (m == 2)  // layer 2 reduces its sums (ntt.cpp)
+        gs_bfly<true>(x, y, _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
+      else
+        gs_bfly<false>(x, y, _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
+    });
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) _mm256_storeu_si256(v + h + j, r[j]);
   }

@@ -13,6 +13,8 @@
 
 #include "mlkem/constants.hpp"
 #include "simd/mlkem/mlkem_avx512.hpp"
+#include "simd/mlkem/ntt_layers_x86.hpp"
+#include "simd/transpose_x86.hpp"
 
 namespace pqkem::simd::avx512 {
 namespace {
@@ -20,6 +22,7 @@ namespace {
 using mlkem::kBarrettV;
 using mlkem::kQ;
 using mlkem::kQInv;
+using x86::transpose8x8;
 
 constexpr mlkem::ZetaTable kZ = mlkem::kZetaTable;
 constexpr std::int16_t twist(std::int16_t z) { return static_cast<std::int16_t>(z * kQInv); }
@@ -128,26 +131,6 @@ inline void gs_bfly(__m512i& x, __m512i& y, ZPair z) {
   y = mul_zeta(_mm512_sub_epi16(y, t), z.z, z.zt);
 }
 
-/// The AVX2 kernel's 8 x 8 transposition of int16 inside each 128-bit lane, on four lanes.
-inline void transpose8_lanes(__m512i* x) {
-  const __m512i a0 = _mm512_unpacklo_epi16(x[0], x[1]), a1 = _mm512_unpackhi_epi16(x[0], x[1]);
-  const __m512i a2 = _mm512_unpacklo_epi16(x[2], x[3]), a3 = _mm512_unpackhi_epi16(x[2], x[3]);
-  const __m512i a4 = _mm512_unpacklo_epi16(x[4], x[5]), a5 = _mm512_unpackhi_epi16(x[4], x[5]);
-  const __m512i a6 = _mm512_unpacklo_epi16(x[6], x[7]), a7 = _mm512_unpackhi_epi16(x[6], x[7]);
-  const __m512i b0 = _mm512_unpacklo_epi32(a0, a2), b1 = _mm512_unpackhi_epi32(a0, a2);
-  const __m512i b2 = _mm512_unpacklo_epi32(a1, a3), b3 = _mm512_unpackhi_epi32(a1, a3);
-  const __m512i b4 = _mm512_unpacklo_epi32(a4, a6), b5 = _mm512_unpackhi_epi32(a4, a6);
-  const __m512i b6 = _mm512_unpacklo_epi32(a5, a7), b7 = _mm512_unpackhi_epi32(a5, a7);
-  x[0] = _mm512_unpacklo_epi64(b0, b4);
-  x[1] = _mm512_unpackhi_epi64(b0, b4);
-  x[2] = _mm512_unpacklo_epi64(b1, b5);
-  x[3] = _mm512_unpackhi_epi64(b1, b5);
-  x[4] = _mm512_unpacklo_epi64(b2, b6);
-  x[5] = _mm512_unpackhi_epi64(b2, b6);
-  x[6] = _mm512_unpacklo_epi64(b3, b7);
-  x[7] = _mm512_unpackhi_epi64(b3, b7);
-}
-
 // Rows are the AVX2 kernel's 16 registers of 16 coefficients (row r at a + 16 r).
 inline __m512i load_rows(const std::int16_t* a, int r) { return load(a + 16 * r); }  // rows r, r + 1
 inline void store_rows(std::int16_t* a, int r, __m512i v) { store(a + 16 * r, v); }
@@ -191,18 +174,11 @@ void ntt_avx512(std::int16_t a[256]) noexcept {
     __m512i r[8];
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) r[j] = load_halves(a, j);
-#pragma GCC unroll 3
-    for (int m = 2; m <= 4; ++m) {
-      const int len = 8 >> (m - 1);
-#pragma GCC unroll 8
-      for (int j = 0; j < 8; ++j) {
-        if (j & len) continue;
-        const std::int16_t z0 = kZ.z[(1 << (m - 1)) + j / (2 * len)];
-        const std::int16_t z1 = kZ.z[(1 << (m - 1)) + (8 + j) / (2 * len)];
-        ct_bfly(r[j], r[j + len], ZPair{bcast2(z0, z1), bcast2(twist(z0), twist(z1))});
-      }
-    }
-    transpose8_lanes(r);
+    x86::ntt_layers_2_to_4<false>(r, [](__m512i& x, __m512i& y, int m, int j) {
+      const std::int16_t z0 = kZ.z[x86::ntt_zeta_index(m, j)], z1 = kZ.z[x86::ntt_zeta_index(m, 8 + j)];
+      ct_bfly(x, y, ZPair{bcast2(z0, z1), bcast2(twist(z0), twist(z1))});
+    });
+    transpose8x8<16>(r, r);
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) store_halves(a, j, r[j]);
   }
@@ -262,22 +238,16 @@ void inverse_ntt_avx512(std::int16_t a[256]) noexcept {
     __m512i r[8];
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) r[j] = load_halves(a, j);
-    transpose8_lanes(r);
-#pragma GCC unroll 3
-    for (int m = 4; m >= 2; --m) {
-      const int len = 8 >> (m - 1);
-#pragma GCC unroll 8
-      for (int j = 0; j < 8; ++j) {
-        if (j & len) continue;
-        const std::int16_t z0 = kZ.z[(1 << m) - 1 - j / (2 * len)];
-        const std::int16_t z1 = kZ.z[(1 << m) - 1 - (8 + j) / (2 * len)];
-        const ZPair z{bcast2(z0, z1), bcast2(twist(z0), twist(z1))};
-        if (m == 2)
-          gs_bfly<true>(r[j], r[j + len], z);
-        else
-          gs_bfly<false>(r[j], r[j + len], z);
-      }
-    }
+    transpose8x8<16>(r, r);
+    x86::ntt_layers_2_to_4<true>(r, [](__m512i& x, __m512i& y, int m, int j) {
+      const std::int16_t z0 = kZ.z[x86::inverse_ntt_zeta_index(m, j)];
+      const std::int16_t z1 = kZ.z[x86::inverse_ntt_zeta_index(m, 8 + j)];
+      const ZPair z{bcast2(z0, z1), bcast2(twist(z0), twist(z1))};
+      if (m == 2)  // layer 2 reduces its sums, as in the AVX2 kernel
+        gs_bfly<true>(x, y, z);
+      else
+        gs_bfly<false>(x, y, z);
+    });
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) store_halves(a, j, r[j]);
   }

@@ -31,6 +31,7 @@
 
 #include "secret.hpp"  // secure_wipe: defined in portable code (secret.cpp)
 #include "simd/ntru/ntru_isa.hpp"
+#include "simd/transpose_x86.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {
@@ -161,20 +162,7 @@ inline void flip_lanes_pair(SV& a, SV& b) noexcept {
 }
 
 /// 8 x 8 transpose of r (row i = r[i]): col[c] lane i = r[i] lane c.
-inline void transpose_block(SV (&col)[8], const SV (&r)[8]) noexcept {
-  const SV t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
-  const SV t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
-  const SV t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
-  const SV t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
-  const SV u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
-  const SV u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
-  const SV u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
-  const SV u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
-  col[0] = _mm256_permute2x128_si256(u0, u4, 0x20), col[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
-  col[2] = _mm256_permute2x128_si256(u2, u6, 0x20), col[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
-  col[4] = _mm256_permute2x128_si256(u0, u4, 0x31), col[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
-  col[6] = _mm256_permute2x128_si256(u2, u6, 0x31), col[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
-}
+inline void transpose_block(SV (&col)[8], const SV (&r)[8]) noexcept { x86::transpose8x8<32>(col, r); }
 #endif
 /// log2 K: the lane merges of phase B.
 constexpr int kLaneMerges = K == 16 ? 4 : 3;

@@ -11,6 +11,8 @@
 
 #include "simd/ntru/ntru_common_avx2.hpp"
 #include "simd/ntru/ntru_isa.hpp"
+#include "simd/transpose_x86.hpp"
+#include "simd/vec_x86.hpp"
 
 namespace pqkem::simd::PQKEM_NTRU_NS {
 namespace {  // internal linkage on purpose: see above
@@ -59,29 +61,6 @@ constexpr int kTBase = PQKEM_NTRU_TBASE;
 
 #ifdef PQKEM_NTRU_EVEX
 using LeafVec = __m512i;
-constexpr int kLeafLanes = 32;
-[[gnu::always_inline]] inline LeafVec lv_zero() noexcept { return _mm512_setzero_si512(); }
-[[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm512_add_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm512_sub_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm512_mullo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpacklo_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpackhi_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpacklo_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpackhi_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpacklo_epi64(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept {
-  return _mm512_unpackhi_epi64(a, b);
-}
 /// The 128-bit rows p, p + d, p + 2d, p + 3d (in words) as the four pieces of one vector.
 [[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
   const __m256i lo =
@@ -101,29 +80,6 @@ constexpr int kLeafLanes = 32;
 }
 #else
 using LeafVec = __m256i;
-constexpr int kLeafLanes = 16;
-[[gnu::always_inline]] inline LeafVec lv_zero() noexcept { return _mm256_setzero_si256(); }
-[[gnu::always_inline]] inline LeafVec lv_add(LeafVec a, LeafVec b) noexcept { return _mm256_add_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_sub(LeafVec a, LeafVec b) noexcept { return _mm256_sub_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_mullo(LeafVec a, LeafVec b) noexcept { return _mm256_mullo_epi16(a, b); }
-[[gnu::always_inline]] inline LeafVec lv_unpacklo16(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpacklo_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi16(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpackhi_epi16(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo32(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpacklo_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi32(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpackhi_epi32(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpacklo64(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpacklo_epi64(a, b);
-}
-[[gnu::always_inline]] inline LeafVec lv_unpackhi64(LeafVec a, LeafVec b) noexcept {
-  return _mm256_unpackhi_epi64(a, b);
-}
 /// The 128-bit rows p and p + d (in words) as the two halves of one vector.
 [[gnu::always_inline]] inline LeafVec lv_load_rows(const std::uint16_t* p, int d) noexcept {
   return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
@@ -135,28 +91,15 @@ constexpr int kLeafLanes = 16;
   _mm_storeu_si128(reinterpret_cast<__m128i*>(p + d), _mm256_extracti128_si256(v, 1));
 }
 #endif
+/// Leaves per batch: one per 16-bit lane. The arithmetic on LeafVec is vec_x86.hpp's (add16,
+/// sub16, mullo16: YMM or ZMM instructions by the type; LeafVec{} is zero), the 8 x 8
+/// transposition of each 128-bit piece transpose_x86.hpp's.
+constexpr int kLeafLanes = static_cast<int>(sizeof(LeafVec) / 2);
 static_assert(kLeafLanes % 8 == 0 && 64 % kLeafLanes == 0);
-
-/// 8x8 transpose of 16-bit elements inside each 128-bit piece of x[0..8): unpacks of 16-, 32-
-/// and 64-bit elements. (Measured: replacing the 32-bit stage by shifts and dword blends, which
-/// avoid the shuffle port, is no faster here.)
-[[gnu::always_inline]] inline void transpose8x8_pieces(LeafVec (&x)[8]) noexcept {
-  LeafVec b[8], c[8];
-  for (int i = 0; i < 4; ++i) {
-    b[2 * i] = lv_unpacklo16(x[2 * i], x[2 * i + 1]);
-    b[2 * i + 1] = lv_unpackhi16(x[2 * i], x[2 * i + 1]);
-  }
-  for (int i = 0; i < 2; ++i) {
-    c[4 * i + 0] = lv_unpacklo32(b[4 * i + 0], b[4 * i + 2]);
-    c[4 * i + 1] = lv_unpackhi32(b[4 * i + 0], b[4 * i + 2]);
-    c[4 * i + 2] = lv_unpacklo32(b[4 * i + 1], b[4 * i + 3]);
-    c[4 * i + 3] = lv_unpackhi32(b[4 * i + 1], b[4 * i + 3]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    x[2 * i] = lv_unpacklo64(c[i], c[i + 4]);
-    x[2 * i + 1] = lv_unpackhi64(c[i], c[i + 4]);
-  }
-}
+using x86::add16;
+using x86::mullo16;
+using x86::sub16;
+using x86::transpose8x8;
 
 /// dst[i] lane j = src[j * stride + i] for i < cols, j < kLeafLanes (cols = 8 or 16): piece r
 /// of row vector j holds leaf 8r + j. (Always inlined: as a shared out-of-line function, with
@@ -169,8 +112,8 @@ template <int cols = 16>
     x[j] = lv_load_rows(src + j * stride, 8 * stride);
     if constexpr (cols == 16) y[j] = lv_load_rows(src + j * stride + 8, 8 * stride);
   }
-  transpose8x8_pieces(x);
-  if constexpr (cols == 16) transpose8x8_pieces(y);
+  transpose8x8<16>(x, x);
+  if constexpr (cols == 16) transpose8x8<16>(y, y);
   for (int i = 0; i < 8; ++i) {
     dst[i] = x[i];
     if constexpr (cols == 16) dst[8 + i] = y[i];
@@ -181,8 +124,8 @@ template <int cols = 16>
 [[gnu::always_inline]] inline void transpose_out(std::uint16_t* dst, int stride, const LeafVec* src) noexcept {
   LeafVec x[8], y[8];
   for (int i = 0; i < 8; ++i) x[i] = src[i], y[i] = src[8 + i];
-  transpose8x8_pieces(x);
-  transpose8x8_pieces(y);
+  transpose8x8<16>(x, x);
+  transpose8x8<16>(y, y);
   for (int j = 0; j < 8; ++j) {
     lv_store_rows(dst + j * stride, 8 * stride, x[j]);
     lv_store_rows(dst + j * stride + 8, 8 * stride, y[j]);
@@ -199,7 +142,7 @@ inline void schoolbook_t(LeafVec* c, const LeafVec* a, const LeafVec* b) noexcep
   for (int k0 = 0; k0 < 2 * L - 1; k0 += kWin) {
     LeafVec acc[kWin];
 #pragma GCC unroll 16
-    for (int kk = 0; kk < kWin; ++kk) acc[kk] = lv_zero();
+    for (int kk = 0; kk < kWin; ++kk) acc[kk] = LeafVec{};
 #pragma GCC unroll 64
     for (int i = 0; i < L; ++i) {
       if (k0 + kWin - 1 < i || k0 - i >= L) continue;  // compile-time after unrolling
@@ -207,7 +150,7 @@ inline void schoolbook_t(LeafVec* c, const LeafVec* a, const LeafVec* b) noexcep
 #pragma GCC unroll 16
       for (int kk = 0; kk < kWin; ++kk) {
         const int j = k0 + kk - i;
-        if (j >= 0 && j < L) acc[kk] = lv_add(acc[kk], lv_mullo(ai, b[j]));
+        if (j >= 0 && j < L) acc[kk] = add16(acc[kk], mullo16(ai, b[j]));
       }
     }
 #pragma GCC unroll 16
@@ -232,11 +175,11 @@ inline void tmul(LeafVec* c, const LeafVec* a, const LeafVec* b, LeafVec* scratc
     LeafVec* z1 = scratch + 2 * h;  // 2h - 1 vectors
     LeafVec* next = scratch + 4 * h;
     tmul<h>(c, a, b, next);
-    c[2 * h - 1] = lv_zero();
+    c[2 * h - 1] = LeafVec{};
     tmul<h>(c + 2 * h, a + h, b + h, next);
     for (int i = 0; i < h; ++i) {
-      sa[i] = lv_add(a[i], a[h + i]);
-      sb[i] = lv_add(b[i], b[h + i]);
+      sa[i] = add16(a[i], a[h + i]);
+      sb[i] = add16(b[i], b[h + i]);
     }
     tmul<h>(z1, sa, sb, next);
     // c[h + i] += z1[i] - c[i] - c[2h + i] for i < 2h - 1, in one pass: step j updates c[h + j]
@@ -244,9 +187,9 @@ inline void tmul(LeafVec* c, const LeafVec* a, const LeafVec* b, LeafVec* scratc
     // sharing d = c[h + j] - c[2h + j] between the two (5 operations instead of 6):
     //   c[h + j] <- (z1[j] - c[j]) + d,  c[2h + j] <- (z1[h + j] - c[3h + j]) - d.
     for (int j = 0; j < h; ++j) {
-      const LeafVec d = lv_sub(c[h + j], c[2 * h + j]);
-      c[h + j] = lv_add(lv_sub(z1[j], c[j]), d);
-      if (j < h - 1) c[2 * h + j] = lv_sub(lv_sub(z1[h + j], c[3 * h + j]), d);
+      const LeafVec d = sub16(c[h + j], c[2 * h + j]);
+      c[h + j] = add16(sub16(z1[j], c[j]), d);
+      if (j < h - 1) c[2 * h + j] = sub16(sub16(z1[h + j], c[3 * h + j]), d);
     }
   }
 }
@@ -383,7 +326,7 @@ struct Toom4 {
         transpose_operands(t + Lp, base + kLeafLanes * Lp);
       }
       tmul_batch<L>(tc, ta, tb, scratch);
-      tc[2 * L - 1] = lv_zero();
+      tc[2 * L - 1] = LeafVec{};
 #pragma GCC unroll 8
       for (int c = 0; c < 2 * L; c += 16) transpose_out(base + c, 2 * Lp, tc + c);
     }
