@@ -251,6 +251,37 @@ void run(const BenchOptions& opts) {
   if (baseline) report_regressions(*baseline, compared, opts.fail_on_regression);
 }
 
+/// What `pqkem bench --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(Each measurement is R rounds of N calls after a warm-up; a round's figure is the median of its
+calls, and rounds are interleaved across rows, so a burst of load spoils one round of many rows
+rather than a whole row. 'median' is the lowest round median (noise only adds time: the least
+disturbed round is the best estimate); 'spread' is how far the middle round median lies above it.
+The timer's granularity (smallest nonzero step of back-to-back rdtsc reads) is measured and shown.
+
+--baseline flags a row when its median exceeds the baseline's median by more than
+  limit = 5% + spread(baseline) + spread(this run) + drift + 2 x granularity / baseline median,
+that is, when even this run's best round is slower than the baseline's best by more than either
+run showed as noise. drift is how much slower the machine itself got: the largest slow-down of
+three fixed reference workloads outside pqkem (a loop, OpenSSL SHA3-256 and AES-256-GCM), timed
+in the same rounds and kept in the JSON; 5% covers what remains unmeasured. Each row's limit is
+shown, so a run too noisy to see a small slow-down says so. Flagged rows are measured again (up
+to twice, R rounds each) and keep their lowest round: a passing disturbance is cleared, a real
+slow-down is not. A row of another implementation matches when each side has exactly one of that
+measurement (a baseline of --impl avx2 against --impl portable, or a build without AVX2).
+Baselines from before rounds were recorded are read as one round, as noisy as this run.
+
+rdtsc ticks count at the TSC's fixed reference rate, not core clock cycles; the rate is measured
+and printed. Only ratios measured on one machine are comparable.
+
+Examples:
+  pqkem bench -a ML-KEM-768
+  pqkem bench --kernels --impl all
+  pqkem bench -a ML-KEM-512 --json > base.json
+  pqkem bench -a ML-KEM-512 --baseline base.json --fail-on-regression || echo "slower than base.json"
+)";
+
 void declare(CommandBuilder& cmd, BenchOptions& opts) {
   cmd.strings("-a,--algorithm", opts.algorithms, "Algorithms to measure (repeatable; default: all)", "ALG ...");
   cmd.string("--impl", opts.impl, "Implementation: auto (the one used by default), portable, avx2, avx512, or all",
@@ -278,30 +309,7 @@ void declare(CommandBuilder& cmd, BenchOptions& opts) {
   cmd.rng(opts.rng, "the keypair and encaps rows' random bytes");
   cmd.flag("--fail-on-regression", opts.fail_on_regression,
            "With --baseline: exit 1 if any row is flagged as a regression");
-  cmd.footer(
-      "Each measurement is R rounds of N calls after a warm-up; a round's figure is the median of its\n"
-      "calls, and rounds are interleaved across rows, so a burst of load spoils one round of many rows\n"
-      "rather than a whole row. 'median' is the lowest round median (noise only adds time: the least\n"
-      "disturbed round is the best estimate); 'spread' is how far the middle round median lies above it.\n"
-      "The timer's granularity (smallest nonzero step of back-to-back rdtsc reads) is measured and shown.\n\n"
-      "--baseline flags a row when its median exceeds the baseline's median by more than\n"
-      "  limit = 5% + spread(baseline) + spread(this run) + drift + 2 x granularity / baseline median,\n"
-      "that is, when even this run's best round is slower than the baseline's best by more than either\n"
-      "run showed as noise. drift is how much slower the machine itself got: the largest slow-down of\n"
-      "three fixed reference workloads outside pqkem (a loop, OpenSSL SHA3-256 and AES-256-GCM), timed\n"
-      "in the same rounds and kept in the JSON; 5% covers what remains unmeasured. Each row's limit is\n"
-      "shown, so a run too noisy to see a small slow-down says so. Flagged rows are measured again (up\n"
-      "to twice, R rounds each) and keep their lowest round: a passing disturbance is cleared, a real\n"
-      "slow-down is not. A row of another implementation matches when each side has exactly one of that\n"
-      "measurement (a baseline of --impl avx2 against --impl portable, or a build without AVX2).\n"
-      "Baselines from before rounds were recorded are read as one round, as noisy as this run.\n\n"
-      "rdtsc ticks count at the TSC's fixed reference rate, not core clock cycles; the rate is measured\n"
-      "and printed. Only ratios measured on one machine are comparable.\n\n"
-      "Examples:\n"
-      "  pqkem bench -a ML-KEM-768\n"
-      "  pqkem bench --kernels --impl all\n"
-      "  pqkem bench -a ML-KEM-512 --json > base.json\n"
-      "  pqkem bench -a ML-KEM-512 --baseline base.json --fail-on-regression || echo \"slower than base.json\"\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

@@ -59,6 +59,28 @@ void run(const ConvertOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+/// What `pqkem convert --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(Whether the input is a public or a secret key comes from its PEM label, its DER structure
+or its length. Secret keys are checked in full first. A secret key keeps its seed when it
+has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.
+X-Wing and X25519MLKEM768 secret keys are always their seed, in every format; only X-Wing
+has a pem/der form (draft-connolly-cfrg-xwing-kem).
+
+Examples:
+  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk
+  pqkem convert --in alice.sk --out alice.pem --format pem       # expanded form: no seed known
+  pqkem convert --in alice.pk --out alice.pub.pem --format pem
+  pqkem keygen -a ML-KEM-768 --pk bob.pub.pem --sk bob.pem --format pem   # seed form
+  pqkem convert --in bob.pem --out bob.der --format der --sk-form both
+  pqkem convert --in bob.pem --out bob.seed.hex --format hex --sk-form seed
+  pqkem convert --in bob.pub.pem --out - --format hex
+  pqkem keygen -a X-Wing --pk carol.pk --sk carol.sk                   # the 32-byte seed
+  pqkem convert -a X-Wing --in carol.sk --out carol.pem --format pem
+  pqkem convert -a X-Wing --in carol.pk --out carol.pub.pem --format pem
+)";
+
 void declare(CommandBuilder& cmd, ConvertOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; needed only for a raw seed, or a raw X-Wing or X25519MLKEM768 public key (they share "
@@ -69,23 +91,7 @@ void declare(CommandBuilder& cmd, ConvertOptions& opts) {
   cmd.sk_form(opts.sk_form);
   cmd.force(opts.force);
   cmd.engine(opts.engine);
-  cmd.footer(
-      "Whether the input is a public or a secret key comes from its PEM label, its DER structure\n"
-      "or its length. Secret keys are checked in full first. A secret key keeps its seed when it\n"
-      "has one (pem/der default to the seed form); an expanded key cannot be turned into a seed.\n"
-      "X-Wing and X25519MLKEM768 secret keys are always their seed, in every format; only X-Wing\n"
-      "has a pem/der form (draft-connolly-cfrg-xwing-kem).\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
-      "  pqkem convert --in alice.sk --out alice.pem --format pem       # expanded form: no seed known\n"
-      "  pqkem convert --in alice.pk --out alice.pub.pem --format pem\n"
-      "  pqkem keygen -a ML-KEM-768 --pk bob.pub.pem --sk bob.pem --format pem   # seed form\n"
-      "  pqkem convert --in bob.pem --out bob.der --format der --sk-form both\n"
-      "  pqkem convert --in bob.pem --out bob.seed.hex --format hex --sk-form seed\n"
-      "  pqkem convert --in bob.pub.pem --out - --format hex\n"
-      "  pqkem keygen -a X-Wing --pk carol.pk --sk carol.sk                   # the 32-byte seed\n"
-      "  pqkem convert -a X-Wing --in carol.sk --out carol.pem --format pem\n"
-      "  pqkem convert -a X-Wing --in carol.pk --out carol.pub.pem --format pem\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

@@ -49,6 +49,27 @@ void run(const DecapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+/// What `pqkem decaps --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong
+ciphertext is not an error: implicit rejection yields an unrelated shared secret (for the
+hybrids, through their ML-KEM-768 part). X25519MLKEM768 refuses a ciphertext whose X25519
+part has small order (exit 1); X-Wing does not check it, as its draft says.
+
+Examples:
+  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk
+  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss
+  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss
+  cmp sender.ss receiver.ss
+  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed
+  pqkem encaps --pk bob.pk --ct bob.ct --ss bob.ss
+  pqkem decaps -a ML-KEM-768 --sk bob.seed.hex --ct bob.ct --ss - --format hex   # a seed needs -a
+  pqkem keygen -a X-Wing --pk carol.pub.pem --sk carol.pem --format pem
+  pqkem encaps --pk carol.pub.pem --ct carol.ct --ss carol-sender.ss
+  pqkem decaps --sk carol.pem --ct carol.ct --ss carol.ss && cmp carol-sender.ss carol.ss
+)";
+
 void declare(CommandBuilder& cmd, DecapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional for a PEM/DER or expanded secret key (inferred from its OID or "
@@ -61,22 +82,7 @@ void declare(CommandBuilder& cmd, DecapsOptions& opts) {
   cmd.force(opts.force);
   cmd.json_outputs(opts.json, "SHA-256 of the public key and the ciphertext; never the secret");
   cmd.engine(opts.engine);
-  cmd.footer(
-      "The secret key is checked first (ML-KEM: the FIPS 203 hash check). A well-formed but wrong\n"
-      "ciphertext is not an error: implicit rejection yields an unrelated shared secret (for the\n"
-      "hybrids, through their ML-KEM-768 part). X25519MLKEM768 refuses a ciphertext whose X25519\n"
-      "part has small order (exit 1); X-Wing does not check it, as its draft says.\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
-      "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
-      "  pqkem decaps --sk alice.sk --ct msg.ct --ss receiver.ss\n"
-      "  cmp sender.ss receiver.ss\n"
-      "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
-      "  pqkem encaps --pk bob.pk --ct bob.ct --ss bob.ss\n"
-      "  pqkem decaps -a ML-KEM-768 --sk bob.seed.hex --ct bob.ct --ss - --format hex   # a seed needs -a\n"
-      "  pqkem keygen -a X-Wing --pk carol.pub.pem --sk carol.pem --format pem\n"
-      "  pqkem encaps --pk carol.pub.pem --ct carol.ct --ss carol-sender.ss\n"
-      "  pqkem decaps --sk carol.pem --ct carol.ct --ss carol.ss && cmp carol-sender.ss carol.ss\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

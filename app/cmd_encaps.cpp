@@ -47,6 +47,22 @@ void run(const EncapsOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+/// What `pqkem encaps --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(The public key is checked first (ML-KEM, and the ML-KEM-768 part of a hybrid: the FIPS 203
+modulus check). X25519MLKEM768 refuses a key whose X25519 part has small order (the X25519
+secret would be all zero; exit 1); X-Wing does not check it, as its draft says. The
+ciphertext and the shared secret are both written, or neither.
+
+Examples:
+  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk
+  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss
+  cat alice.pk | pqkem encaps --pk - --ct msg2.ct --ss - --format hex
+  pqkem keygen -a X-Wing --pk bob.pk --sk bob.sk
+  pqkem encaps -a X-Wing --pk bob.pk --ct bob.ct --ss bob.ss     # a raw hybrid key needs -a
+)";
+
 void declare(CommandBuilder& cmd, EncapsOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional, inferred from the public key's OID or length, except for a raw X-Wing or "
@@ -62,17 +78,7 @@ void declare(CommandBuilder& cmd, EncapsOptions& opts) {
   cmd.json_outputs(opts.json, "SHA-256 of the public key and the ciphertext; never the secret");
   cmd.rng(opts.rng, "the encapsulation's random bytes (without --coins)");
   cmd.engine(opts.engine);
-  cmd.footer(
-      "The public key is checked first (ML-KEM, and the ML-KEM-768 part of a hybrid: the FIPS 203\n"
-      "modulus check). X25519MLKEM768 refuses a key whose X25519 part has small order (the X25519\n"
-      "secret would be all zero; exit 1); X-Wing does not check it, as its draft says. The\n"
-      "ciphertext and the shared secret are both written, or neither.\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
-      "  pqkem encaps --pk alice.pk --ct msg.ct --ss sender.ss\n"
-      "  cat alice.pk | pqkem encaps --pk - --ct msg2.ct --ss - --format hex\n"
-      "  pqkem keygen -a X-Wing --pk bob.pk --sk bob.sk\n"
-      "  pqkem encaps -a X-Wing --pk bob.pk --ct bob.ct --ss bob.ss     # a raw hybrid key needs -a\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

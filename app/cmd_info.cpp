@@ -254,6 +254,29 @@ void run(const InfoOptions& opts) {
   write_stdout(opts.json ? report.report().json() : report.report().text());
 }
 
+/// What `pqkem info --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(Shows the algorithm, the kind (public key, secret key, seed, ciphertext), the file format
+(bin, hex, pem, der), the private key form, the sizes and the SHA-256 of the public key's
+raw bytes (the same for every encoding of one key). Keys are checked as when they are used
+(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.
+A raw NTRU public key and ciphertext have the same size and cannot be told apart. A raw seed
+without -a is described as a seed with the algorithms it may belong to. For X-Wing and
+X25519MLKEM768 the components (ML-KEM-768, X25519) and the shared secret are shown; a raw
+public key or ciphertext of theirs needs -a (exit 2 without): both have the same sizes.
+
+Examples:
+  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem
+  pqkem info alice.pem
+  pqkem encaps --pk alice.pub.pem --ct msg.ct --ss sender.ss
+  pqkem info --json msg.ct
+  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed
+  pqkem info -a ML-KEM-768 bob.seed.hex
+  pqkem keygen -a X-Wing --pk carol.pub.pem --sk carol.pem --format pem
+  pqkem info carol.pem
+)";
+
 void declare(CommandBuilder& cmd, InfoOptions& opts) {
   cmd.path("path", opts.path, "File to describe (- for stdin)");
   cmd.algorithm(opts.algorithm,
@@ -261,24 +284,7 @@ void declare(CommandBuilder& cmd, InfoOptions& opts) {
                 "and of a raw X-Wing or X25519MLKEM768 public key or ciphertext (they share their sizes), and "
                 "restricts raw inputs to it");
   cmd.flag("--json", opts.json, "Print one JSON object instead of text");
-  cmd.footer(
-      "Shows the algorithm, the kind (public key, secret key, seed, ciphertext), the file format\n"
-      "(bin, hex, pem, der), the private key form, the sizes and the SHA-256 of the public key's\n"
-      "raw bytes (the same for every encoding of one key). Keys are checked as when they are used\n"
-      "(secret keys in full: hash, modulus and pairwise checks); an invalid key fails with exit 1.\n"
-      "A raw NTRU public key and ciphertext have the same size and cannot be told apart. A raw seed\n"
-      "without -a is described as a seed with the algorithms it may belong to. For X-Wing and\n"
-      "X25519MLKEM768 the components (ML-KEM-768, X25519) and the shared secret are shown; a raw\n"
-      "public key or ciphertext of theirs needs -a (exit 2 without): both have the same sizes.\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
-      "  pqkem info alice.pem\n"
-      "  pqkem encaps --pk alice.pub.pem --ct msg.ct --ss sender.ss\n"
-      "  pqkem info --json msg.ct\n"
-      "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.seed.hex --format hex --sk-form seed\n"
-      "  pqkem info -a ML-KEM-768 bob.seed.hex\n"
-      "  pqkem keygen -a X-Wing --pk carol.pub.pem --sk carol.pem --format pem\n"
-      "  pqkem info carol.pem\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

@@ -38,6 +38,19 @@ void run(const KatOptions& opts) {
   with_file_context("KAT generation failed", {}, [&] { kat_rsp(s, opts.count, write_stdout); });
 }
 
+/// What `pqkem kat --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(The output is byte for byte what NIST's PQCgenKAT_kem writes: '# <name>', a blank line, then
+per record count, seed, pk, sk, ct and ss in upper-case hex, and a blank line. The hybrids
+X-Wing and X25519MLKEM768 are not NIST submissions and have no such procedure (exit 2): X-Wing's
+reference vectors are its draft's, which keygen --coins and encaps --coins reproduce.
+
+Examples:
+  pqkem kat -a ML-KEM-768 > PQCkemKAT_2400.rsp
+  pqkem kat -a ML-KEM-512 --count 1
+)";
+
 void declare(CommandBuilder& cmd, KatOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm, e.g. ML-KEM-768 (see 'pqkem list'); ML-KEM and NTRU only: X-Wing and X25519MLKEM768 "
@@ -50,14 +63,7 @@ void declare(CommandBuilder& cmd, KatOptions& opts) {
               "Number of records, 1 to " + max + nist + "; each is written as soon as it is computed",
               IntRange(1, kKatMaxCount, "N").with_default().with_message("must be between 1 and " + max + nist));
   cmd.engine(opts.engine);
-  cmd.footer(
-      "The output is byte for byte what NIST's PQCgenKAT_kem writes: '# <name>', a blank line, then\n"
-      "per record count, seed, pk, sk, ct and ss in upper-case hex, and a blank line. The hybrids\n"
-      "X-Wing and X25519MLKEM768 are not NIST submissions and have no such procedure (exit 2): X-Wing's\n"
-      "reference vectors are its draft's, which keygen --coins and encaps --coins reproduce.\n\n"
-      "Examples:\n"
-      "  pqkem kat -a ML-KEM-768 > PQCkemKAT_2400.rsp\n"
-      "  pqkem kat -a ML-KEM-512 --count 1\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

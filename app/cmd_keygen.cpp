@@ -56,6 +56,25 @@ void run(const KeygenOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+/// What `pqkem keygen --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter = R"(Both files are written, or neither. With --format bin or hex the secret key is the
+standard's expanded form (ML-KEM: the FIPS 203 decapsulation key dk; --sk-form seed writes
+the 64-byte seed d || z instead). With --format pem or der the keys are SubjectPublicKeyInfo
+and PKCS#8: for ML-KEM as in RFC 9935, as OpenSSL 3.5 writes them, the private key holding
+the seed unless --sk-form says otherwise; for X-Wing as in draft-connolly-cfrg-xwing-kem.
+X-Wing and X25519MLKEM768 secret keys are always their seed (32 and 96 bytes), in every
+format: pqkem's expanded form of them is never written (--sk-form expanded or both: exit 2).
+NTRU and X25519MLKEM768 have no standard OID, so no pem or der form.
+
+Examples:
+  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk
+  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem
+  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex
+  pqkem keygen -a X-Wing --pk bob.pub.pem --sk bob.pem --format pem
+  pqkem keygen -a X25519MLKEM768 --pk carol.pk --sk carol.seed          # the 96-byte seed
+)";
+
 void declare(CommandBuilder& cmd, KeygenOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm, e.g. ML-KEM-768 (case-insensitive; see 'pqkem list')", Need::required);
   cmd.path("--pk", opts.pk_path, "Where to write the public key (- for stdout)");
@@ -69,21 +88,7 @@ void declare(CommandBuilder& cmd, KeygenOptions& opts) {
   cmd.json_outputs(opts.json, "public key SHA-256; never secrets");
   cmd.rng(opts.rng, "the key generation's random bytes (without --coins)");
   cmd.engine(opts.engine);
-  cmd.footer(
-      "Both files are written, or neither. With --format bin or hex the secret key is the\n"
-      "standard's expanded form (ML-KEM: the FIPS 203 decapsulation key dk; --sk-form seed writes\n"
-      "the 64-byte seed d || z instead). With --format pem or der the keys are SubjectPublicKeyInfo\n"
-      "and PKCS#8: for ML-KEM as in RFC 9935, as OpenSSL 3.5 writes them, the private key holding\n"
-      "the seed unless --sk-form says otherwise; for X-Wing as in draft-connolly-cfrg-xwing-kem.\n"
-      "X-Wing and X25519MLKEM768 secret keys are always their seed (32 and 96 bytes), in every\n"
-      "format: pqkem's expanded form of them is never written (--sk-form expanded or both: exit 2).\n"
-      "NTRU and X25519MLKEM768 have no standard OID, so no pem or der form.\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pk --sk alice.sk\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
-      "  pqkem keygen -a ML-KEM-512 --pk - --sk key.sk --format hex\n"
-      "  pqkem keygen -a X-Wing --pk bob.pub.pem --sk bob.pem --format pem\n"
-      "  pqkem keygen -a X25519MLKEM768 --pk carol.pk --sk carol.seed          # the 96-byte seed\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

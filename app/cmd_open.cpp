@@ -98,6 +98,22 @@ void run(const OpenOptions& opts) {
   out.commit();
 }
 
+/// What `pqkem open --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(A sealed file names its suite: open needs only the secret key, and the --info and --psk it was
+sealed with. Anything wrong (another key, a changed, cut, reordered or extended file) is exit 1
+with one line saying which chunk failed. With --out FILE nothing appears unless the whole file
+authenticates. With --out - each 64 KiB chunk is written once it authenticates: a damaged file
+still exits 1, after the chunks before the damage.
+
+Examples:
+  pqkem keygen -a X-Wing --pk bob.pk --sk bob.sk
+  echo 'attack at dawn' | pqkem seal --pk bob.pk --in - --out note.sealed
+  pqkem open --sk bob.sk --in note.sealed --out -
+  pqkem open --sk bob.sk --in note.sealed --out note.txt --info wrong   # exit 1
+)";
+
 void declare(CommandBuilder& cmd, OpenOptions& opts) {
   cmd.algorithm(opts.algorithm, "Algorithm; needed only for a raw seed (ML-KEM 64 bytes, X-Wing 32)");
   cmd.secret_key_input(opts.sk_path);
@@ -107,17 +123,7 @@ void declare(CommandBuilder& cmd, OpenOptions& opts) {
   cmd.force(opts.force);
   cmd.json_outputs(opts.json, "HPKE suite, SHA-256 of enc; never a secret or the plaintext");
   cmd.engine(opts.engine);
-  cmd.footer(
-      "A sealed file names its suite: open needs only the secret key, and the --info and --psk it was\n"
-      "sealed with. Anything wrong (another key, a changed, cut, reordered or extended file) is exit 1\n"
-      "with one line saying which chunk failed. With --out FILE nothing appears unless the whole file\n"
-      "authenticates. With --out - each 64 KiB chunk is written once it authenticates: a damaged file\n"
-      "still exits 1, after the chunks before the damage.\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a X-Wing --pk bob.pk --sk bob.sk\n"
-      "  echo 'attack at dawn' | pqkem seal --pk bob.pk --in - --out note.sealed\n"
-      "  pqkem open --sk bob.sk --in note.sealed --out -\n"
-      "  pqkem open --sk bob.sk --in note.sealed --out note.txt --info wrong   # exit 1\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

@@ -26,6 +26,21 @@ void run(const PubkeyOptions& opts) {
   write_outputs(pending, opts.force);
 }
 
+/// What `pqkem pubkey --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(The secret key is checked in full first (for PKCS#8 and expanded keys: hash, modulus and
+pairwise consistency checks). Without --format the public key is written in the secret
+key file's own format (pem -> pem, der -> der, hex -> hex, bin -> bin).
+
+Examples:
+  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem
+  pqkem pubkey --sk alice.pem --pk again.pub.pem && cmp alice.pub.pem again.pub.pem
+  pqkem pubkey --sk alice.pem --pk - --format hex
+  pqkem keygen -a X25519MLKEM768 --pk bob.pk --sk bob.seed
+  pqkem pubkey -a X25519MLKEM768 --sk bob.seed --pk bob2.pk && cmp bob.pk bob2.pk
+)";
+
 void declare(CommandBuilder& cmd, PubkeyOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; needed only for a raw seed (ML-KEM 64 bytes, X-Wing 32, X25519MLKEM768 96). If given, "
@@ -35,16 +50,7 @@ void declare(CommandBuilder& cmd, PubkeyOptions& opts) {
   cmd.format(opts.format, FormatUse::keys);
   cmd.force(opts.force);
   cmd.engine(opts.engine);
-  cmd.footer(
-      "The secret key is checked in full first (for PKCS#8 and expanded keys: hash, modulus and\n"
-      "pairwise consistency checks). Without --format the public key is written in the secret\n"
-      "key file's own format (pem -> pem, der -> der, hex -> hex, bin -> bin).\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk alice.pub.pem --sk alice.pem --format pem\n"
-      "  pqkem pubkey --sk alice.pem --pk again.pub.pem && cmp alice.pub.pem again.pub.pem\n"
-      "  pqkem pubkey --sk alice.pem --pk - --format hex\n"
-      "  pqkem keygen -a X25519MLKEM768 --pk bob.pk --sk bob.seed\n"
-      "  pqkem pubkey -a X25519MLKEM768 --sk bob.seed --pk bob2.pk && cmp bob.pk bob2.pk\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli

@@ -65,6 +65,24 @@ void run(const SealOptions& opts) {
   out.commit();
 }
 
+/// What `pqkem seal --help` shows after the options. Its examples run as written, in order, in an
+/// empty directory (ctest -L docs).
+constexpr const char* kFooter =
+    R"(The output is a pqkem sealed file (docs/files.md): a header naming the HPKE suite, then the input
+in 64 KiB chunks, each authenticated, in bounded memory whatever the size. 'pqkem open' needs
+only the secret key (and the same --info and --psk). With --out FILE the file appears only once
+complete. Never encrypt with 'openssl enc -pass file:SECRET': it reads a binary secret only up to
+its first newline byte.
+
+Examples:
+  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.sk
+  echo 'attack at dawn' > note.txt
+  pqkem seal --pk bob.pk --in note.txt --out note.sealed
+  pqkem open --sk bob.sk --in note.sealed --out note.again && cmp note.txt note.again
+  tar -c note.txt | pqkem seal --pk bob.pk --in - --out - --info backup-2026 > backup.sealed
+  pqkem seal --pk bob.pk --in note.txt --out note.hpke --raw --aead ChaCha20-Poly1305   # RFC 9180
+)";
+
 void declare(CommandBuilder& cmd, SealOptions& opts) {
   cmd.algorithm(opts.algorithm,
                 "Algorithm; optional, inferred from the public key (a raw X-Wing key needs -a X-Wing). ML-KEM and "
@@ -77,19 +95,7 @@ void declare(CommandBuilder& cmd, SealOptions& opts) {
   cmd.json_outputs(opts.json, "HPKE suite, SHA-256 of the public key and of enc; never a secret");
   cmd.rng(opts.rng, "the encapsulation's random bytes");
   cmd.engine(opts.engine);
-  cmd.footer(
-      "The output is a pqkem sealed file (docs/files.md): a header naming the HPKE suite, then the input\n"
-      "in 64 KiB chunks, each authenticated, in bounded memory whatever the size. 'pqkem open' needs\n"
-      "only the secret key (and the same --info and --psk). With --out FILE the file appears only once\n"
-      "complete. Never encrypt with 'openssl enc -pass file:SECRET': it reads a binary secret only up to\n"
-      "its first newline byte.\n\n"
-      "Examples:\n"
-      "  pqkem keygen -a ML-KEM-768 --pk bob.pk --sk bob.sk\n"
-      "  echo 'attack at dawn' > note.txt\n"
-      "  pqkem seal --pk bob.pk --in note.txt --out note.sealed\n"
-      "  pqkem open --sk bob.sk --in note.sealed --out note.again && cmp note.txt note.again\n"
-      "  tar -c note.txt | pqkem seal --pk bob.pk --in - --out - --info backup-2026 > backup.sealed\n"
-      "  pqkem seal --pk bob.pk --in note.txt --out note.hpke --raw --aead ChaCha20-Poly1305   # RFC 9180\n");
+  cmd.footer(kFooter);
 }
 
 }  // namespace pqkem::cli
