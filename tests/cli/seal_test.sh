@@ -5,10 +5,10 @@
 #
 #   roundtrip  every KEM x KDF x AEAD, sizes around the chunk size, key forms, PSK, stdin/stdout,
 #              --raw, --json, and the exact layout of the header and the sizes
-#   tamper     every byte of a small sealed file flipped (every 7th in a sanitizer build), cuts through
-#              each of its parts; at the chunk
-#              boundaries of a large one: cut, dropped, repeated, swapped and appended chunks,
-#              changed header fields; what --out - has written when a chunk fails
+#   tamper     every byte of a small sealed file flipped (every 7th in a sanitizer build), cuts
+#              through each of its parts; at the chunk boundaries of a large one: cut, dropped,
+#              repeated, swapped and appended chunks, changed header fields; what --out - has
+#              written when a chunk fails
 #   errors     wrong keys and key kinds, NTRU and X25519MLKEM768, bad options, a closed stdin,
 #              existing outputs, a huge declared chunk size, the --raw limit
 #   memory     a 4 GiB stream through a pipe under `ulimit -v 262144`, sealed and opened
