@@ -32,7 +32,11 @@ sealed::StreamStats open_raw(const hpke::Suite& suite, ByteView sk, ByteView inf
   const ByteView all = input.view();
   enc_out.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(kem.n_enc));
   try {
-    const SecretBytes pt(hpke::open(suite, enc_out, sk, info, {}, all.subspan(kem.n_enc), psk));
+    // Opened into a wiping buffer: the single-shot hpke::open returns a plain Bytes, whose
+    // plaintext would be freed unwiped.
+    const ByteView ct = all.subspan(kem.n_enc);
+    SecretBytes pt(ct.size() - aead.n_t);
+    hpke::setup_recipient(suite, enc_out, sk, info, psk).open({}, ct, pt.span());
     out.write(pt);
     return {pt.size(), input.size(), 1};
   } catch (const Error& e) {
