@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "bench_baseline.hpp"
+#include "bench_hpke.hpp"
 #include "bench_kernels.hpp"
 #include "bench_report.hpp"
 #include "bench_timer.hpp"
@@ -232,6 +233,10 @@ void run(const BenchOptions& opts) {
   std::vector<Row> results = opts.ntt_plans ? ntt_plan_rows()
                              : opts.kernels ? kernel_rows(schemes, impls)
                                             : operation_rows(schemes, impls);
+  if (!opts.ntt_plans && !opts.kernels) {
+    std::vector<Row> hpke = hpke_rows(schemes, impls);
+    results.insert(results.end(), std::make_move_iterator(hpke.begin()), std::make_move_iterator(hpke.end()));
+  }
   OpenSslReference openssl;
   std::vector<Row> references = reference_rows(openssl);
   measure_all(results, references, timing, baseline, granularity);

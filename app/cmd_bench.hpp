@@ -24,7 +24,7 @@ struct BenchOptions {
 
   /// The command as `pqkem --help` lists it.
   static constexpr const char* kName = "bench";
-  static constexpr const char* kDescription = "Measure keypair/encaps/decaps, kernels and NTT plans in rdtsc ticks";
+  static constexpr const char* kDescription = "Measure keypair/encaps/decaps, seal/open, kernels and NTT plans in rdtsc ticks";
 };
 
 /// Declares bench's options, help and examples.

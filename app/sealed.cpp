@@ -4,7 +4,12 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <functional>
+#include <future>
+#include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -74,6 +79,48 @@ Header parse_fixed(const Fixed& f, std::size_t got, const std::string& file) {
   return h;
 }
 
+/// Chunks are sealed and opened in batches of this many bytes (of plaintext, at least one
+/// chunk): the size at which the library spreads a batch over two threads.
+constexpr std::size_t kBatchBytes = hpke::kBatchParallelBytes;
+
+/// Threads for a batch: two where the machine has them.
+unsigned batch_threads() noexcept { return std::thread::hardware_concurrency() >= 2 ? 2 : 1; }
+
+/// Memory for chunks, which hold plaintext: allocated without being written, so that a short
+/// input touches only the pages it uses, and wiped on destruction as far as it was used.
+class ChunkBuffer {
+public:
+  explicit ChunkBuffer(std::size_t size) : m_data(new std::uint8_t[size]), m_size(size) {}
+  ChunkBuffer(const ChunkBuffer&) = delete;
+  ChunkBuffer& operator=(const ChunkBuffer&) = delete;
+  ~ChunkBuffer() { secure_wipe(m_data.get(), m_used); }
+
+  [[nodiscard]] std::size_t size() const noexcept { return m_size; }
+  /// [offset, offset + n): mark_used (or read) must cover what is written there.
+  [[nodiscard]] std::span<std::uint8_t> at(std::size_t offset, std::size_t n) const noexcept {
+    return {m_data.get() + offset, n};
+  }
+  /// The bytes below `end` are wiped on destruction.
+  void mark_used(std::size_t end) noexcept { m_used = std::max(m_used, end); }
+  /// Reads `n` bytes at most from `in` to `offset`; returns the bytes read.
+  std::size_t read(InputStream& in, std::size_t offset, std::size_t n) {
+    std::size_t got = 0;
+    try {
+      got = in.read(at(offset, n));
+    } catch (...) {
+      mark_used(offset + n);  // a read that fails part way has written some
+      throw;
+    }
+    mark_used(offset + got);
+    return got;
+  }
+
+private:
+  std::unique_ptr<std::uint8_t[]> m_data;
+  std::size_t m_size;
+  std::size_t m_used = 0;
+};
+
 /// The HPKE info: the header's fixed bytes, then the user's.
 Bytes context_info(const Fixed& fixed, ByteView info) {
   Bytes out(fixed.begin(), fixed.end());
@@ -93,20 +140,43 @@ StreamStats seal_stream(const Header& header, ByteView pk, ByteView info, const 
   stats.sealed_bytes = fixed.size() + setup.enc.size();
   enc_out = setup.enc;
 
-  // One buffer: each chunk is read into it and sealed in place (the tag goes after it).
+  // A batch of chunks at a time: each read into its slot of a buffer, sealed in place (the tag
+  // goes after it), then written in order. While one batch is sealed and written, the next is
+  // read into the other buffer on a second thread.
   const std::size_t tag = setup.context.tag_bytes();
-  SecretBytes buffer(header.chunk_bytes + tag);
-  for (;;) {
-    const std::size_t n = in.read(std::span(buffer.data(), header.chunk_bytes));
-    const bool final = n < header.chunk_bytes;
-    const std::uint8_t aad = final ? kAadFinal : kAadMore;
-    const auto sealed = std::span(buffer.data(), n + tag);
-    setup.context.seal(ByteView(&aad, 1), ByteView(buffer.data(), n), sealed);
-    out.write(sealed);
-    stats.plaintext_bytes += n;
-    stats.sealed_bytes += sealed.size();
-    ++stats.chunks;
+  const std::size_t slot = header.chunk_bytes + tag;
+  const std::size_t batch = std::max<std::size_t>(1, kBatchBytes / header.chunk_bytes);
+  struct Batch {
+    ChunkBuffer buffer;
+    std::vector<hpke::BatchMessage> chunks;
+  };
+  std::array<Batch, 2> batches{Batch{ChunkBuffer(batch * slot), {}}, Batch{ChunkBuffer(batch * slot), {}}};
+  // Reads a batch; true if it holds the final chunk (short, maybe empty).
+  const auto fill = [&](Batch& b) {
+    b.chunks.clear();
+    for (std::size_t i = 0; i < batch; ++i) {
+      const std::size_t n = b.buffer.read(in, i * slot, header.chunk_bytes);
+      const bool final = n < header.chunk_bytes;
+      b.buffer.mark_used(i * slot + n + tag);  // the tag goes after the plaintext
+      b.chunks.push_back(
+          {ByteView(final ? &kAadFinal : &kAadMore, 1), b.buffer.at(i * slot, n), b.buffer.at(i * slot, n + tag)});
+      if (final) return true;
+    }
+    return false;
+  };
+  bool final = fill(batches[0]);
+  for (std::size_t k = 0;; k ^= 1) {
+    std::future<bool> next;
+    if (!final) next = std::async(std::launch::async, fill, std::ref(batches[k ^ 1]));
+    setup.context.seal_batch(batches[k].chunks, batch_threads());
+    for (const hpke::BatchMessage& chunk : batches[k].chunks) {
+      out.write(chunk.out);
+      stats.plaintext_bytes += chunk.in.size();
+      stats.sealed_bytes += chunk.out.size();
+      ++stats.chunks;
+    }
     if (final) return stats;
+    final = next.get();
   }
 }
 
@@ -134,43 +204,68 @@ StreamStats open_stream(const ReadHeader& read, hpke::KemId kem, ByteView sk, By
   StreamStats stats;
   stats.sealed_bytes = read.fixed.size() + read.enc.size();
 
-  // Each chunk is read whole (one byte more than a full chunk shows whether it is the last),
-  // opened in place, and only then written.
+  // A batch of chunks is read whole (one byte more than the batch shows whether the input goes
+  // on), opened in place, and only then written, as far as it authenticates. While one batch
+  // is opened and written, the next is read into the other buffer on a second thread.
   const std::size_t tag = context.tag_bytes();
   const std::size_t full = header.chunk_bytes + tag;
-  SecretBytes buffer(full + 1);
-  std::size_t have = in.read(std::span(buffer.data(), buffer.size()));
-  for (;;) {
-    const bool more = have > full;  // a byte of the next chunk was read too
-    const std::size_t n = more ? full : have;
-    if (n < tag)
-      throw_failure(have == 0
-                        ? fmt::format("truncated: the file ends after {} chunks, without its final chunk", stats.chunks)
-                        : fmt::format("truncated: the file ends inside chunk {}", stats.chunks + 1),
-                    file);
-    const bool final = n < full;  // only the final chunk is short
-    const std::uint8_t aad = final ? kAadFinal : kAadMore;
+  const std::size_t batch = std::max<std::size_t>(1, kBatchBytes / header.chunk_bytes);
+  std::array<ChunkBuffer, 2> buffers{ChunkBuffer(batch * full + 1), ChunkBuffer(batch * full + 1)};
+  std::vector<hpke::BatchMessage> chunks;
+  chunks.reserve(batch);
+  std::size_t have = buffers[0].read(in, 0, buffers[0].size());
+  for (std::size_t k = 0;; k ^= 1) {
+    ChunkBuffer& buffer = buffers[k];
+    const bool at_end = have < buffer.size();
+    std::future<std::size_t> next;
+    if (!at_end) {  // the byte read past this batch starts the next one
+      ChunkBuffer& ahead = buffers[k ^ 1];
+      ahead.mark_used(1);
+      ahead.at(0, 1)[0] = buffer.at(buffer.size() - 1, 1)[0];
+      next = std::async(std::launch::async, [&ahead, &in] { return 1 + ahead.read(in, 1, ahead.size() - 1); });
+    }
+    chunks.clear();
+    std::size_t offset = 0;
+    for (; have - offset > full; offset += full)  // a full chunk with more after it
+      chunks.push_back({ByteView(&kAadMore, 1), buffer.at(offset, full), buffer.at(offset, full - tag)});
+    // At the end, what is left is the final chunk, which is short; a full one is opened as it
+    // is, and then the final chunk is missing.
+    const std::size_t rest = have - offset;
+    const bool final = at_end && rest >= tag && rest < full;
+    if (at_end && rest >= tag) {
+      chunks.push_back({ByteView(final ? &kAadFinal : &kAadMore, 1), buffer.at(offset, rest),
+                        buffer.at(offset, rest - tag)});
+      offset += rest;
+    }
+    const std::uint64_t before = context.sequence();
+    std::optional<Error> failure;
     try {
-      context.open(ByteView(&aad, 1), ByteView(buffer.data(), n), std::span(buffer.data(), n - tag));
+      context.open_batch(chunks, batch_threads());
     } catch (const Error& e) {
       if (e.code() != Errc::open_failure) throw;
+      failure = e;
+    }
+    const std::size_t opened = static_cast<std::size_t>(context.sequence() - before);
+    for (std::size_t i = 0; i < opened; ++i) {
+      out.write(chunks[i].out);
+      stats.plaintext_bytes += chunks[i].out.size();
+      stats.sealed_bytes += chunks[i].in.size();
+      ++stats.chunks;
+    }
+    if (failure)
       throw_failure(stats.chunks == 0 ? std::string("does not open: wrong secret key, --info or --psk, or the file "
                                                     "was altered")
                                       : fmt::format("chunk {} does not authenticate: the file was altered, cut or "
                                                     "reordered",
                                                     stats.chunks + 1),
                     file);
-    }
-    out.write(ByteView(buffer.data(), n - tag));
-    stats.plaintext_bytes += n - tag;
-    stats.sealed_bytes += n;
-    ++stats.chunks;
     if (final) return stats;
-    if (!more)
-      throw_failure(fmt::format("truncated: the file ends after {} chunks, without its final chunk", stats.chunks),
+    if (at_end)
+      throw_failure(rest == 0 || rest == full
+                        ? fmt::format("truncated: the file ends after {} chunks, without its final chunk", stats.chunks)
+                        : fmt::format("truncated: the file ends inside chunk {}", stats.chunks + 1),
                     file);
-    buffer[0] = buffer[full];
-    have = 1 + in.read(std::span(buffer.data() + 1, full));
+    have = next.get();
   }
 }
 

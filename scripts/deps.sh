@@ -54,3 +54,15 @@ pqkem_install_packages() {
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
+
+# pqkem_tool ROOT BUILD: prints the absolute path of BUILD/app/pqkem, building it first (Release)
+# if it is missing. As scripts/demo.sh, a fresh build directory is configured without the tests.
+pqkem_tool() {
+  local root=$1 build=$2 tests_off=()
+  if [[ ! -x "$build/app/pqkem" ]]; then
+    [[ -f "$build/CMakeCache.txt" ]] || tests_off=(-DPQKEM_BUILD_TESTS=OFF)
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${tests_off[@]}" >/dev/null || return 1
+    cmake --build "$build" -j"$(nproc)" --target pqkem >/dev/null || return 1
+  fi
+  echo "$(cd "$build/app" && pwd)/pqkem"
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): what one pqkem operation costs as a whole process, as a shell script
 # pays for it. For keygen, encaps and decaps with ML-KEM-768 (binary files), ML-KEM-768 (PEM
-# keys), ntruhps2048509 and X-Wing (binary files) it prints a markdown table of
+# keys), ntruhps2048509 and X-Wing (binary files), and seal and open of a 1 KiB file with the
+# ML-KEM-768 key (the default suite), it prints a markdown table of
 #   - the instructions of the whole process, by valgrind --tool=callgrind (one run a row), and
 #   - the median wall time of N runs, taken in bash with $EPOCHREALTIME around the command
 #     (fork, exec, loading, the work and the fsyncs; each run writes fresh names, no --force).
@@ -42,15 +43,7 @@ done
 source "$ROOT/scripts/deps.sh"
 pqkem_install_deps
 
-PQKEM="$BUILD/app/pqkem"
-if [[ ! -x "$PQKEM" ]]; then
-  # As scripts/demo.sh: a fresh build directory is configured without the tests.
-  tests_off=()
-  [[ -f "$BUILD/CMakeCache.txt" ]] || tests_off=(-DPQKEM_BUILD_TESTS=OFF)
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "${tests_off[@]}" >/dev/null
-  cmake --build "$BUILD" -j"$(nproc)" --target pqkem >/dev/null
-fi
-PQKEM="$(cd "$(dirname "$PQKEM")" && pwd)/pqkem"
+PQKEM="$(pqkem_tool "$ROOT" "$BUILD")"
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
@@ -71,6 +64,12 @@ for spec in "ML-KEM-768 bin mlkem-bin" "ML-KEM-768 pem mlkem-pem" "ntruhps204850
   "$PQKEM" encaps -a "$alg" --pk "$IN/$key.pk$ext" --ct "$IN/$key.ct" --ss "$IN/$key.ss"
   for op in keygen encaps decaps; do add_row pqkem "$op" "$alg" "$fmt" "$key"; done
 done
+
+# seal and open of a 1 KiB file with the ML-KEM-768 key (the default suite).
+head -c 1024 /dev/urandom >"$IN/msg"
+"$PQKEM" seal --pk "$IN/mlkem-bin.pk" --in "$IN/msg" --out "$IN/mlkem-bin.sealed"
+add_row pqkem seal ML-KEM-768 bin mlkem-bin
+add_row pqkem open ML-KEM-768 bin mlkem-bin
 
 FLOOR="$WORK/process-floor"
 if cc -O2 -static -o "$FLOOR" "$ROOT/scripts/process-floor.c" 2>"$WORK/cc.log"; then
@@ -105,6 +104,8 @@ row_cmd() {
                   [[ -z $ext ]] || CMD+=(--format pem) ;;
     pqkem:encaps) CMD=("$PQKEM" encaps -a "${R_SET[$r]}" --pk "$k.pk$ext" --ct "$t.ct" --ss "$t.ss") ;;
     pqkem:decaps) CMD=("$PQKEM" decaps -a "${R_SET[$r]}" --sk "$k.sk$ext" --ct "$k.ct" --ss "$t.ss") ;;
+    pqkem:seal) CMD=("$PQKEM" seal --pk "$k.pk" --in "$IN/msg" --out "$t.sealed") ;;
+    pqkem:open) CMD=("$PQKEM" open --sk "$k.sk" --in "$k.sealed" --out "$t.msg") ;;
     floor:encaps) CMD=("$FLOOR" "$k.pk" "$t.ct" "$t.ss") ;;
     openssl:keygen) CMD=(openssl genpkey -algorithm ML-KEM-768 -out "$t.pem") ;;
     openssl:encaps) CMD=(openssl pkeyutl -encap -inkey "$k.pub.pem" -pubin -out "$t.ct"
@@ -177,7 +178,7 @@ rule="|---|---|---|---:|---:|"
 [[ $OPENSSL == yes ]] && head+=" wall pqkem/openssl |" rule+="---:|"
 echo "$head"
 echo "$rule"
-for op in keygen encaps decaps floor; do  # grouped by operation, the floor last
+for op in keygen encaps decaps seal open floor; do  # grouped by operation, the floor last
   for ((r = 0; r < NROWS; r++)); do
     if [[ ${R_TOOL[$r]} == floor ]]; then [[ $op == floor ]] || continue
     else [[ ${R_OP[$r]} == "$op" ]] || continue; fi

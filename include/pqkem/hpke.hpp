@@ -125,6 +125,19 @@ struct Psk {
   ByteView psk_id;
 };
 
+/// One message of a batch (SenderContext::seal_batch, RecipientContext::open_batch): its aad,
+/// its input (plaintext or ciphertext) and where its output goes, as for seal and open.
+struct BatchMessage {
+  ByteView aad;
+  ByteView in;
+  std::span<std::uint8_t> out;
+};
+
+/// A batch needs this many bytes of input in all to be split over two threads: below it, a
+/// thread's start-up and OpenSSL's (the batch moves the cipher to its bulk code) cost more than
+/// they save.
+inline constexpr std::size_t kBatchParallelBytes = std::size_t{4} << 20;
+
 /// What Context::seal and Context::open need from the suite, the keys and the sequence number.
 class PQKEM_API Context {
 public:
@@ -164,6 +177,12 @@ public:
   std::size_t seal(ByteView aad, ByteView pt, std::span<std::uint8_t> ct_out);
   /// The same, into a new buffer.
   [[nodiscard]] Bytes seal(ByteView aad, ByteView pt);
+  /// Seals the messages in order, as that many seal() calls would, with the same bytes. With
+  /// threads > 1 and at least kBatchParallelBytes of input in all, the messages are shared out
+  /// between this thread and one more, started for the call (`threads` counts this one: 2 are
+  /// used at most). Every message is checked before any is sealed; errors as seal, except that
+  /// a batch that fails part way (OpenSSL) still uses up its sequence numbers.
+  void seal_batch(std::span<const BatchMessage> messages, unsigned threads = 1);
 
 private:
   explicit SenderContext(std::unique_ptr<State> state) noexcept;
@@ -181,6 +200,12 @@ public:
   std::size_t open(ByteView aad, ByteView ct, std::span<std::uint8_t> pt_out);
   /// The same, into a new buffer (wiped before the exception on failure).
   [[nodiscard]] Bytes open(ByteView aad, ByteView ct);
+  /// Opens the messages in order, as that many open() calls would, on up to `threads` threads
+  /// as in SenderContext::seal_batch. If a message does not authenticate, the ones before it are
+  /// opened and counted in sequence(), it and every later one's output are zeroed, and
+  /// Error(open_failure) is thrown: sequence() then says which message failed. Other errors as
+  /// open, before any message is opened.
+  void open_batch(std::span<const BatchMessage> messages, unsigned threads = 1);
 
 private:
   explicit RecipientContext(std::unique_ptr<State> state) noexcept;

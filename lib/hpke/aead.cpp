@@ -8,17 +8,16 @@
 #include <string>
 
 #include "error.hpp"
+#include "simd/cpu.hpp"
 
 namespace pqkem::hpke {
 namespace {
 
-// crypto_aead_aes256gcm_is_available() reads the CPU features that sodium_init() probes; before
-// it, it says no. lib/hybrid/x25519.hpp says why pqkem calls sodium_init() nowhere else (its
-// cost, and a faster base-point X25519 without it) and that the bytes are the same either way.
-// Here it runs once per process, only when an AES-256-GCM context is made.
+// libsodium's AES-256-GCM code needs AES-NI and PCLMUL (what crypto_aead_aes256gcm_is_available()
+// checks, after sodium_init()).
 bool sodium_aes256gcm_usable() noexcept {
-  static const bool usable = sodium_init() >= 0 && crypto_aead_aes256gcm_is_available() == 1;
-  return usable;
+  const simd::CpuFeatures& f = simd::cpu_features();
+  return f.aesni && f.pclmul;
 }
 
 [[noreturn]] void openssl_failed(const char* what) {
@@ -34,17 +33,47 @@ constexpr std::size_t kEvpPiece = std::size_t{1} << 30;
 
 }  // namespace
 
+// Measured (docs/architecture.md): EVP's start-up is worth about 1 MiB of libsodium's portable
+// ChaCha20-Poly1305 and 4 MiB of its AES-256-GCM.
+std::uint64_t bulk_bytes(AeadId aead) noexcept {
+  return aead == AeadId::ChaCha20Poly1305 ? std::uint64_t{1} << 20 : std::uint64_t{4} << 20;
+}
+
 struct AeadCipher::Impl {
   AeadId id;
-  AeadBackend backend;
+  AeadBackend backend;            // the library in use now
+  bool automatic = false;         // may move from libsodium to EVP
+  std::uint64_t sodium_bytes = 0;  // processed on libsodium, while automatic
+  std::uint8_t key[32] = {};       // the key itself (libsodium's ChaCha20-Poly1305, twin, the move to EVP)
   crypto_aead_aes256gcm_state aes{};  // libsodium AES-256-GCM: the expanded key (16-byte aligned type)
-  std::uint8_t key[32] = {};          // libsodium ChaCha20-Poly1305: the key itself
   EVP_CIPHER_CTX* evp = nullptr;      // OpenSSL: the context holding the expanded key
 
   ~Impl() {
     secure_wipe(&aes, sizeof aes);
     secure_wipe(key, sizeof key);
     EVP_CIPHER_CTX_free(evp);  // cleanses the key schedule
+  }
+
+  [[nodiscard]] ByteView key_view() const noexcept { return {key, aead_info(id).n_k}; }
+
+  void start_evp() {
+    const EVP_CIPHER* cipher = id == AeadId::Aes128Gcm   ? EVP_aes_128_gcm()
+                               : id == AeadId::Aes256Gcm ? EVP_aes_256_gcm()
+                                                         : EVP_chacha20_poly1305();
+    evp = EVP_CIPHER_CTX_new();
+    if (evp == nullptr || EVP_CipherInit_ex(evp, cipher, nullptr, nullptr, nullptr, 1) != 1 ||
+        EVP_CIPHER_CTX_ctrl(evp, EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(kNonceBytes), nullptr) != 1 ||
+        EVP_CipherInit_ex(evp, nullptr, nullptr, key, nullptr, 1) != 1)
+      openssl_failed("AEAD key setup");
+    backend = AeadBackend::openssl;
+    secure_wipe(&aes, sizeof aes);
+  }
+
+  // Counts a message's bytes on libsodium; an automatic cipher moves to EVP past bulk_bytes.
+  void count(std::size_t n) {
+    if (!automatic || backend != AeadBackend::libsodium) return;
+    sodium_bytes += n;
+    if (sodium_bytes >= bulk_bytes(id)) start_evp();
   }
 
   // Feeds `in` to EVP_CipherUpdate (out null: additional data).
@@ -66,35 +95,39 @@ AeadCipher::AeadCipher(AeadId aead, ByteView key, AeadBackend backend) : m_impl(
   if (aead != AeadId::Aes128Gcm && aead != AeadId::Aes256Gcm && aead != AeadId::ChaCha20Poly1305)
     throw Error(Errc::bad_argument, "HPKE: the export-only AEAD has no cipher");
   if (key.size() != aead_info(aead).n_k) throw Error(Errc::bad_length, "HPKE: AEAD key of the wrong length");
+  std::copy(key.begin(), key.end(), s.key);
+  const bool sodium_has = aead == AeadId::ChaCha20Poly1305 || (aead == AeadId::Aes256Gcm && sodium_aes256gcm_usable());
   if (backend == AeadBackend::automatic) {
-    const bool sodium = aead == AeadId::ChaCha20Poly1305 || (aead == AeadId::Aes256Gcm && sodium_aes256gcm_usable());
-    backend = sodium ? AeadBackend::libsodium : AeadBackend::openssl;
+    s.automatic = true;
+    backend = sodium_has ? AeadBackend::libsodium : AeadBackend::openssl;
   }
-  s.backend = backend;
-  if (backend == AeadBackend::libsodium) {
-    if (aead == AeadId::ChaCha20Poly1305) {
-      std::copy(key.begin(), key.end(), s.key);
-    } else if (aead == AeadId::Aes256Gcm && sodium_aes256gcm_usable()) {
-      crypto_aead_aes256gcm_beforenm(&s.aes, key.data());
-    } else {
-      throw Error(Errc::bad_argument, std::string("HPKE: libsodium has no ") + std::string(aead_info(aead).name) +
-                                          (aead == AeadId::Aes256Gcm ? " on this CPU (no AES-NI or PCLMUL)" : ""));
-    }
+  if (backend == AeadBackend::openssl) {
+    s.start_evp();
     return;
   }
-  const EVP_CIPHER* cipher = aead == AeadId::Aes128Gcm   ? EVP_aes_128_gcm()
-                             : aead == AeadId::Aes256Gcm ? EVP_aes_256_gcm()
-                                                         : EVP_chacha20_poly1305();
-  s.evp = EVP_CIPHER_CTX_new();
-  if (s.evp == nullptr || EVP_CipherInit_ex(s.evp, cipher, nullptr, nullptr, nullptr, 1) != 1 ||
-      EVP_CIPHER_CTX_ctrl(s.evp, EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(kNonceBytes), nullptr) != 1 ||
-      EVP_CipherInit_ex(s.evp, nullptr, nullptr, key.data(), nullptr, 1) != 1)
-    openssl_failed("AEAD key setup");
+  if (!sodium_has)
+    throw Error(Errc::bad_argument, std::string("HPKE: libsodium has no ") + std::string(aead_info(aead).name) +
+                                        (aead == AeadId::Aes256Gcm ? " on this CPU (no AES-NI or PCLMUL)" : ""));
+  s.backend = AeadBackend::libsodium;
+  if (aead == AeadId::Aes256Gcm) crypto_aead_aes256gcm_beforenm(&s.aes, s.key);
 }
 
 AeadCipher::~AeadCipher() = default;
 
 AeadBackend AeadCipher::backend() const noexcept { return m_impl->backend; }
+
+void AeadCipher::bulk() {
+  Impl& s = *m_impl;
+  if (s.automatic && s.backend == AeadBackend::libsodium) s.start_evp();
+}
+
+std::unique_ptr<AeadCipher> AeadCipher::twin() const {
+  const Impl& s = *m_impl;
+  auto t = std::make_unique<AeadCipher>(s.id, s.key_view(), s.backend);
+  t->m_impl->automatic = s.automatic;
+  t->m_impl->sodium_bytes = s.sodium_bytes;
+  return t;
+}
 
 void AeadCipher::seal(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView aad, ByteView pt,
                       std::span<std::uint8_t> ct) {
@@ -107,6 +140,7 @@ void AeadCipher::seal(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView
     else
       crypto_aead_aes256gcm_encrypt_detached_afternm(ct.data(), tag, nullptr, ptr(pt), pt.size(), ptr(aad), aad.size(),
                                                      nullptr, nonce.data(), &s.aes);
+    s.count(pt.size());
     return;
   }
   if (EVP_CipherInit_ex(s.evp, nullptr, nullptr, nullptr, nonce.data(), 1) != 1) openssl_failed("AEAD nonce");
@@ -133,6 +167,7 @@ bool AeadCipher::open(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView
                                                                   aad.size(), nonce.data(), s.key) == 0
              : crypto_aead_aes256gcm_decrypt_detached_afternm(pt.data(), nullptr, ptr(ct), n, tag, ptr(aad), aad.size(),
                                                               nonce.data(), &s.aes) == 0;
+    s.count(n);
   } else {
     if (EVP_CipherInit_ex(s.evp, nullptr, nullptr, nullptr, nonce.data(), 0) != 1) openssl_failed("AEAD nonce");
     s.evp_update(aad.data(), aad.size(), nullptr);

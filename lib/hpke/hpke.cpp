@@ -3,8 +3,11 @@
 #include "hpke.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <limits>
 #include <string>
+#include <thread>
 
 #include "ct.hpp"
 #include "hpke/aead.hpp"
@@ -24,6 +27,7 @@ struct Context::State {
   std::uint8_t base_nonce[kNonceBytes] = {};
   std::uint8_t exporter_secret[64] = {};
   std::optional<AeadCipher> cipher;  // none for ExportOnly
+  std::unique_ptr<AeadCipher> twin;  // the second thread's cipher in a batch, made by the first
   std::uint64_t seq = 0;
 
   State() = default;
@@ -39,10 +43,11 @@ struct Context::State {
 
   /// ComputeNonce(seq): base_nonce xor I2OSP(seq, Nn). pqkem's sequence number has 64 bits, so
   /// only the last 8 bytes change (the draft allows a counter shorter than the nonce).
-  void compute_nonce(std::span<std::uint8_t, kNonceBytes> nonce) const noexcept {
+  void compute_nonce(std::span<std::uint8_t, kNonceBytes> nonce, std::uint64_t number) const noexcept {
     std::copy(base_nonce, base_nonce + kNonceBytes, nonce.begin());
-    for (int i = 0; i < 8; ++i) nonce[kNonceBytes - 1 - i] ^= static_cast<std::uint8_t>(seq >> (8 * i));
+    for (int i = 0; i < 8; ++i) nonce[kNonceBytes - 1 - i] ^= static_cast<std::uint8_t>(number >> (8 * i));
   }
+  void compute_nonce(std::span<std::uint8_t, kNonceBytes> nonce) const noexcept { compute_nonce(nonce, seq); }
 
   /// The checks before a message: a cipher, the buffer size, P_MAX, the sequence number.
   void check_message(std::size_t pt_bytes, std::size_t out_bytes, std::size_t want_out, const char* what) const {
@@ -54,10 +59,60 @@ struct Context::State {
     if (pt_bytes > aead->max_plaintext)
       throw Error(Errc::bad_length, "HPKE: a message longer than " + std::string(aead->name) + "'s limit of " +
                                         std::to_string(aead->max_plaintext) + " bytes");
-    // IncrementSeq fails at 2^64 - 1: the message with that number would leave no next one.
-    if (seq == std::numeric_limits<std::uint64_t>::max())
+    check_sequence(1);
+  }
+
+  /// IncrementSeq fails at 2^64 - 1: the message with that number would leave no next one. So
+  /// `count` more messages need seq + count <= 2^64 - 1.
+  void check_sequence(std::uint64_t count) const {
+    if (count > std::numeric_limits<std::uint64_t>::max() - seq)
       throw Error(Errc::message_limit,
                   "HPKE: this context has used all 2^64 - 1 sequence numbers (MessageLimitReachedError)");
+  }
+
+  /// Runs run(cipher, i) for each message i of a batch, on this thread or on two: then each
+  /// thread takes the next message not yet taken (so a thread that the system holds back takes
+  /// fewer), the second with the twin cipher. run returns false to stop: the result is the
+  /// lowest i for which it did (n if none), and every message below it has run.
+  template <class Run>
+  std::size_t run_batch(std::span<const BatchMessage> messages, unsigned threads, Run run) {
+    const std::size_t n = messages.size();
+    std::size_t total = 0;
+    for (const BatchMessage& m : messages) total += m.in.size();
+    if (threads < 2 || n < 2 || total < kBatchParallelBytes) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (!run(*cipher, i)) return i;
+      return n;
+    }
+    cipher->bulk();
+    if (!twin || twin->backend() != cipher->backend()) twin = cipher->twin();
+    std::atomic<std::size_t> next{0}, stop{n};
+    const auto work = [&](AeadCipher& c) {
+      for (std::size_t i; (i = next.fetch_add(1)) < n && i < stop.load();) {
+        if (run(c, i)) continue;
+        for (std::size_t s = stop.load(); i < s && !stop.compare_exchange_weak(s, i);) {
+        }
+      }
+    };
+    std::exception_ptr failure;
+    std::thread helper([&] {
+      try {
+        work(*twin);
+      } catch (...) {
+        failure = std::current_exception();
+        next.store(n);
+      }
+    });
+    try {
+      work(*cipher);
+    } catch (...) {
+      next.store(n);
+      helper.join();
+      throw;
+    }
+    helper.join();
+    if (failure) std::rethrow_exception(failure);
+    return stop.load();
   }
 };
 
@@ -241,6 +296,22 @@ std::size_t SenderContext::seal(ByteView aad, ByteView pt, std::span<std::uint8_
   return ct_out.size();
 }
 
+void SenderContext::seal_batch(std::span<const BatchMessage> messages, unsigned threads) {
+  State& s = *m_state;
+  for (const BatchMessage& m : messages) s.check_message(m.in.size(), m.out.size(), m.in.size() + kTagBytes, "seal");
+  s.check_sequence(messages.size());
+  // The numbers are used up before any message is sealed: were a seal to fail part way, the
+  // next call still could not reuse a nonce.
+  const std::uint64_t first = s.seq;
+  s.seq += messages.size();
+  s.run_batch(messages, threads, [&s, first, messages](AeadCipher& cipher, std::size_t i) {
+    Secret<kNonceBytes> nonce;
+    s.compute_nonce(nonce.span(), first + i);
+    cipher.seal(nonce.view(), messages[i].aad, messages[i].in, messages[i].out);
+    return true;
+  });
+}
+
 Bytes SenderContext::seal(ByteView aad, ByteView pt) {
   Bytes ct(pt.size() + kTagBytes);
   seal(aad, pt, ct);
@@ -262,6 +333,29 @@ std::size_t RecipientContext::open(ByteView aad, ByteView ct, std::span<std::uin
                 "message order, or altered bytes)");
   ++s.seq;
   return n;
+}
+
+void RecipientContext::open_batch(std::span<const BatchMessage> messages, unsigned threads) {
+  State& s = *m_state;
+  for (const BatchMessage& m : messages) {
+    if (m.in.size() < kTagBytes)
+      throw Error(Errc::bad_length,
+                  "HPKE: a ciphertext has at least the 16-byte tag, got " + std::to_string(m.in.size()) + " bytes");
+    s.check_message(m.in.size() - kTagBytes, m.out.size(), m.in.size() - kTagBytes, "open");
+  }
+  s.check_sequence(messages.size());
+  const std::size_t opened = s.run_batch(messages, threads, [&s, messages](AeadCipher& cipher, std::size_t i) {
+    Secret<kNonceBytes> nonce;
+    s.compute_nonce(nonce.span(), s.seq + i);
+    return cipher.open(nonce.view(), messages[i].aad, messages[i].in, messages[i].out);
+  });
+  s.seq += opened;
+  if (opened == messages.size()) return;
+  // The second thread may have opened messages after the one that failed: none of them leaves.
+  for (std::size_t i = opened + 1; i < messages.size(); ++i) secure_wipe(messages[i].out.data(), messages[i].out.size());
+  throw Error(Errc::open_failure, "HPKE: decryption failed: message " + std::to_string(opened) +
+                                      " of the batch does not authenticate (wrong key, enc, info, aad or message "
+                                      "order, or altered bytes)");
 }
 
 Bytes RecipientContext::open(ByteView aad, ByteView ct) {

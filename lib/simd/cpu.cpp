@@ -25,6 +25,7 @@ CpuFeatures detect() noexcept {
   const bool avx = (c & bit_AVX) != 0;
   f.popcnt = (c & bit_POPCNT) != 0;
   f.pclmul = (c & bit_PCLMUL) != 0;
+  f.aesni = (c & bit_AES) != 0;
   bool ymm_enabled = false, zmm_enabled = false;
   if (osxsave) {
     const std::uint64_t xcr0 = read_xcr0();

@@ -13,6 +13,7 @@ struct CpuFeatures {
   bool bmi2 = false;
   bool popcnt = false;
   bool pclmul = false;  ///< PCLMULQDQ (carry-less multiplication)
+  bool aesni = false;   ///< AES-NI (aesenc ...)
   /// AVX-512 foundation, with the opmask and ZMM state enabled by the OS (XCR0 bits 5-7).
   bool avx512f = false;
   bool avx512vl = false;  ///< the AVX-512 instructions on 128/256-bit registers

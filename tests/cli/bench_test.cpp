@@ -98,6 +98,10 @@ TEST(Bench, OperationsJsonHasEveryAlgorithmAndOperation) {
       expected.insert(std::string(info.name) + " " + op + " (" + impl + ")");
   // With a hybrid among them, X25519 alone, for comparison.
   for (const char* op : {"keypair", "encaps", "decaps"}) expected.insert(std::string("X25519 ") + op + " (libsodium)");
+  // seal and open for the schemes with an HPKE KEM (draft-ietf-hpke-pq).
+  for (const char* alg : {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024", "X-Wing"})
+    for (const char* op : {"seal 1 KiB", "open 1 KiB", "seal 64 MiB", "open 64 MiB"})
+      expected.insert(std::string(alg) + " " + op + " (" + impl + ")");
   EXPECT_EQ(names, expected);
 }
 

@@ -3,12 +3,12 @@
 #
 #   seal_test.sh PQKEM_BINARY GROUP
 #
-#   roundtrip  every KEM x KDF x AEAD, sizes around the chunk size, key forms, PSK, stdin/stdout,
+#   roundtrip  every KEM x KDF x AEAD, sizes around the chunk and the batch, key forms, PSK, stdin/stdout,
 #              --raw, --json, and the exact layout of the header and the sizes
 #   tamper     every byte of a small sealed file flipped (every 7th in a sanitizer build), cuts
 #              through each of its parts; at the chunk boundaries of a large one: cut, dropped,
 #              repeated, swapped and appended chunks, changed header fields; what --out - has
-#              written when a chunk fails
+#              written when a chunk fails; the same across the batches of a 145-chunk file
 #   errors     wrong keys and key kinds, NTRU and X25519MLKEM768, bad options, a closed stdin,
 #              existing outputs, a huge declared chunk size, the --raw limit
 #   memory     a 4 GiB stream through a pipe under `ulimit -v 262144`, sealed and opened
@@ -65,6 +65,18 @@ group_roundtrip() {
       rm -f $f.s $f.o
     done
   done
+  # Sizes around a batch (the tool seals 64 chunks, 4 MiB, at a time), each AEAD, through pipes:
+  # libsodium's ciphers hand over to OpenSSL's part way (lib/hpke/aead.hpp).
+  local batch=$((64 * CHUNK)) n aead
+  for n in $((batch - 1)) $batch $((batch + 1)) $((2 * batch + CHUNK + 1)); do
+    head -c $n /dev/urandom >b
+    for aead in "${!AEAD_ID[@]}"; do
+      run 0 "" bash -c "'$PQ' seal --pk ML-KEM-768/pk --aead $aead --in - --out - <b >b.s" || continue
+      check "$n bytes, $aead: sealed size" test "$(size_of b.s)" -eq "$(sealed_size ML-KEM-768 $n)"
+      run 0 "" bash -c "'$PQ' open --sk ML-KEM-768/sk --in - --out - <b.s >b.o" && check "$n bytes, $aead: round trip" cmp -s b b.o
+    done
+  done
+  rm -f b b.s b.o
   # Default suite: HKDF-SHA256 and AES-256-GCM, whatever the machine.
   run 0 "" "$PQ" seal --pk ML-KEM-768/pk --in one --out dflt
   check "default suite is HKDF-SHA256, AES-256-GCM" test "$(head -c 18 dflt | to_hex /dev/stdin)" == "50515345414c010000410001000200010000"
@@ -172,6 +184,37 @@ group_tamper() {
   { head -c $H big.s; chunk 0; chunk 1; chunk 3 1000000; } >t.s
   RUN_STDOUT=part run 1 "chunk 3 does not authenticate" "$PQ" open --sk sk --in t.s --out -
   check "--out - wrote exactly the two authentic chunks" cmp -s part <(head -c $((2 * CHUNK)) big)
+
+  # Several batches: the tool seals and opens 64 chunks (4 MiB) at a time, shared out between
+  # two threads, and reads the next batch while it works on one. Chunks 0..143 are full, 144
+  # is the final one. Damage in each half of a batch, at its edges, across two batches.
+  head -c $((144 * CHUNK + 777)) /dev/urandom >huge
+  "$PQ" seal --pk pk --in huge --out huge.s >/dev/null
+  local huge_sealed=$((H + 144 * C + 777 + TAG))
+  check "the 145-chunk file has its size" test "$(size_of huge.s)" -eq $huge_sealed
+  run 0 "" "$PQ" open --sk sk --in huge.s --out huge.o && check "145 chunks open to the input" cmp -s huge huge.o
+  rm -f huge.o
+  hchunk() { tail -c +$((H + $1 * C + 1)) huge.s | head -c "$C"; }
+  local k byte
+  for k in 0 31 63 64 100 127 128 144; do
+    byte=$(od -An -tu1 -j $((H + k * C + 5)) -N1 huge.s)
+    flip huge.s $((H + k * C + 5)) "$byte" t.s
+    local want="chunk $((k + 1)) does not authenticate"
+    ((k == 0)) && want="does not open"
+    RUN_STDOUT=part run 1 "$want" "$PQ" open --sk sk --in t.s --out -
+    check "chunk $k flipped: --out - wrote exactly the $k chunks before it" cmp -s part <(head -c $((k * CHUNK)) huge)
+  done
+  for k in 64 128; do
+    head -c $((H + k * C)) huge.s >t.s
+    run 1 "truncated: the file ends after $k chunks, without its final chunk" "$PQ" open --sk sk --in t.s --out out/o
+  done
+  head -c $((H + 64 * C + 10)) huge.s >t.s
+  run 1 "truncated: the file ends inside chunk 65" "$PQ" open --sk sk --in t.s --out out/o
+  head -c $((H + 64 * C + 1000)) huge.s >t.s  # long enough to be taken for a short final chunk
+  run 1 "chunk 65 does not authenticate" "$PQ" open --sk sk --in t.s --out out/o
+  { head -c $((H + 63 * C)) huge.s; hchunk 64; hchunk 63; tail -c +$((H + 65 * C + 1)) huge.s; } >t.s
+  run 1 "chunk 64 does not authenticate" "$PQ" open --sk sk --in t.s --out out/o
+  unchanged out "$before" "tampered 145-chunk file"
 }
 
 # ---------------------------------------------------------------------------------------------

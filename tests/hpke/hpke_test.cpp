@@ -360,5 +360,102 @@ TEST(Hpke, NamesParse) {
   EXPECT_FALSE(parse_kdf(""));
 }
 
+// Batches give the bytes of one seal() after another, on one thread and on two (130 chunk-sized
+// messages, above kBatchParallelBytes), in place; open_batch opens them, and at a damaged
+// message stops: the ones before it are opened and counted, its output and every later one's
+// are zeros, and the context goes on from there.
+TEST(Hpke, BatchesGiveTheBytesOfSingleMessages) {
+  const Bytes ss(32, 0x5a);
+  for (AeadId aead : {AeadId::Aes128Gcm, AeadId::Aes256Gcm, AeadId::ChaCha20Poly1305}) {
+    const Suite suite{KemId::MlKem768, KdfId::HkdfSha256, aead};
+    SCOPED_TRACE(test::suite_name(suite));
+    const auto sender = [&] { return testing::sender_from_shared_secret(suite, testing::Mode::base, ss, kInfo, {}, {}); };
+    const auto recipient = [&] {
+      return testing::recipient_from_shared_secret(suite, testing::Mode::base, ss, kInfo, {}, {});
+    };
+    constexpr std::size_t kCount = 130, kChunk = 65536;
+    ASSERT_GE((kCount - 1) * kChunk, kBatchParallelBytes);
+    std::vector<Bytes> pts, aads, want, bufs;
+    SenderContext one = sender();
+    for (std::size_t i = 0; i < kCount; ++i) {
+      pts.push_back(message(i + 1 == kCount ? 1000 : kChunk));
+      pts.back()[0] = static_cast<std::uint8_t>(i);
+      aads.push_back(Bytes{static_cast<std::uint8_t>(i + 1 == kCount)});
+      want.push_back(one.seal(aads[i], pts[i]));
+      bufs.push_back(pts[i]);
+      bufs.back().resize(pts[i].size() + 16);
+    }
+    const auto batch = [&](std::vector<Bytes>& b, bool sealing) {
+      std::vector<BatchMessage> m;
+      for (std::size_t i = 0; i < b.size(); ++i) {
+        const std::size_t n = sealing ? pts[i].size() : b[i].size();
+        m.push_back({aads[i], ByteView(b[i]).first(n), std::span<std::uint8_t>(b[i]).first(sealing ? n + 16 : n - 16)});
+      }
+      return m;
+    };
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE(threads);
+      SenderContext s = sender();
+      std::vector<Bytes> sealed = bufs;
+      s.seal_batch(batch(sealed, true), threads);
+      EXPECT_EQ(s.sequence(), kCount);
+      EXPECT_TRUE(sealed == want);
+      EXPECT_EQ(s.seal(kAad, message(10)), one.seal(kAad, message(10))) << "the next number follows the batch";
+      one = sender();  // back in step for the next round
+      for (std::size_t i = 0; i < kCount; ++i) (void)one.seal(aads[i], pts[i]);
+
+      RecipientContext r = recipient();
+      std::vector<Bytes> opened = want;
+      r.open_batch(batch(opened, false), threads);
+      EXPECT_EQ(r.sequence(), kCount);
+      for (std::size_t i = 0; i < kCount; ++i) EXPECT_EQ(Bytes(opened[i].begin(), opened[i].end() - 16), pts[i]) << i;
+
+      for (std::size_t bad : {std::size_t{0}, std::size_t{64}, std::size_t{100}, kCount - 1}) {
+        RecipientContext rb = recipient();
+        std::vector<Bytes> damaged = want;
+        damaged[bad][7] ^= 1;
+        const std::vector<BatchMessage> m = batch(damaged, false);
+        EXPECT_TRUE(throws_errc([&] { rb.open_batch(m, threads); }, Errc::open_failure)) << bad;
+        EXPECT_EQ(rb.sequence(), bad);
+        for (std::size_t i = 0; i < kCount; ++i) {
+          const Bytes got(damaged[i].begin(), damaged[i].end() - 16);
+          if (i < bad)
+            EXPECT_EQ(got, pts[i]) << i;
+          else
+            EXPECT_EQ(got, Bytes(got.size(), 0)) << i << " after a failure at " << bad;
+        }
+        EXPECT_EQ(rb.open(aads[bad], want[bad]), pts[bad]) << "goes on at the failed message";
+      }
+    }
+  }
+}
+
+// A batch is checked whole before anything is sealed: sizes and the sequence numbers left.
+TEST(Hpke, BatchesAreCheckedFirst) {
+  const Suite suite{KemId::MlKem768, KdfId::HkdfSha256, AeadId::Aes256Gcm};
+  const KeyPair kp = generate_key_pair(suite.kem);
+  SenderSetup s = setup_sender(suite, kp.pk, kInfo);
+  const Bytes pt = message(50);
+  Bytes a(66), b(65);
+  const std::vector<BatchMessage> wrong_size = {{kAad, pt, a}, {kAad, pt, b}};
+  EXPECT_TRUE(throws_errc([&] { s.context.seal_batch(wrong_size); }, Errc::bad_length));
+  EXPECT_EQ(s.context.sequence(), 0u);
+  EXPECT_EQ(a, Bytes(66, 0)) << "nothing sealed";
+  RecipientContext r = setup_recipient(suite, s.enc, kp.sk, kInfo);
+  const std::vector<BatchMessage> short_ct = {{kAad, Bytes(15), std::span<std::uint8_t>()}};
+  EXPECT_TRUE(throws_errc([&] { r.open_batch(short_ct); }, Errc::bad_length));
+
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  testing::set_sequence(s.context, kMax - 2);
+  Bytes c(66);
+  const std::vector<BatchMessage> three = {{kAad, pt, a}, {kAad, pt, c}, {kAad, pt, c}};
+  EXPECT_TRUE(throws_errc([&] { s.context.seal_batch(three); }, Errc::message_limit));
+  EXPECT_EQ(s.context.sequence(), kMax - 2);
+  s.context.seal_batch(std::span(three).first(2));
+  EXPECT_EQ(s.context.sequence(), kMax);
+  s.context.seal_batch({});
+  EXPECT_EQ(s.context.sequence(), kMax);
+}
+
 }  // namespace
 }  // namespace pqkem::hpke
