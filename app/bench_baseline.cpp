@@ -7,6 +7,7 @@
 
 #include "io.hpp"
 #include "text.hpp"
+#include "ticks.hpp"
 
 namespace pqkem::cli {
 namespace {
@@ -78,6 +79,10 @@ Baseline read_baseline(const std::string& path) {
     for (const nlohmann::json& e : array_of(doc, "the file (the output of bench --json)")) {
       if (!e.is_object()) throw std::runtime_error(fmt::format("an entry must be an object, not {}", e.type_name()));
       BaselineRow row{e.at("name").get<std::string>(), {}, 0};
+      // Figures of another clock (x86's rdtsc ticks against nanoseconds elsewhere) do not compare.
+      if (e.contains("unit") && e.at("unit").get<std::string>() != timing::kUnit)
+        throw std::runtime_error(fmt::format("'{}' is in {}, and this machine measures in {} ({})", row.name,
+                                             e.at("unit").get<std::string>(), timing::kUnit, timing::kClock));
       if (e.contains("rounds")) {
         std::vector<double> medians;
         for (const nlohmann::json& m : array_of(e.at("rounds"), fmt::format("'{}': rounds", row.name)))

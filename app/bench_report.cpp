@@ -26,13 +26,16 @@ void print_json(const std::vector<Row>& results, double rate, std::uint64_t gran
     for (const std::uint64_t m : r.rounds) rounds.push(JsonValue::number(m));
     out.push(JsonValue::object()
                  .add_string("name", r.name())
-                 .add_string("unit", "ticks")
+                 .add_string("unit", timing::kUnit)
+                 .add_string("clock", timing::kClock)
                  .add_number("value", r.best())
-                 .add_string("extra", fmt::format("p10={} ticks; spread={:.1f}%; rounds={}; iterations={}; "
-                                                  "ops_per_s={:.0f}; tsc_ghz={:.3f}; timer_granularity={} ticks",
-                                                  r.p10(), percent(s.spread), r.rounds.size(), r.iterations,
+                 .add_string("extra", fmt::format("p10={} {}; spread={:.1f}%; rounds={}; iterations={}; "
+                                                  "ops_per_s={:.0f}; {}={:.3f}; timer_granularity={} {}",
+                                                  r.p10(), timing::kUnit, percent(s.spread), r.rounds.size(),
+                                                  r.iterations,
                                                   rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)),
-                                                  rate / 1e9, granularity))
+                                                  timing::kTsc ? "tsc_ghz" : "clock_ghz", rate / 1e9, granularity,
+                                                  timing::kUnit))
                  .add("rounds", std::move(rounds))
                  .add_number("timer_granularity", granularity)
                  .add("reference", reference));
@@ -103,14 +106,20 @@ std::string table_header(const std::vector<Row>& references, const Timing& timin
     }
     ref_text.push_back(t);
   }
+  const std::string clock =
+      timing::kTsc ? fmt::format("rdtsc ticks are reference-clock ticks (TSC measured at {:.3f} GHz), not core cycles.\n",
+                                 timing.rate / 1e9)
+                   : fmt::format("ns: nanoseconds of {} (this CPU, {}, has no rdtsc).\n", timing::kClock,
+                                 simd::cpu_architecture());
   return fmt::format(
-      "pqkem bench: rdtsc ticks per call. median: the lowest of {} round medians (rounds interleaved across rows);\n"
+      "pqkem bench: {} {} per call. median: the lowest of {} round medians (rounds interleaved across rows);\n"
       "spread: how far the middle round median lies above it; p10: 10th percentile of all calls.\n"
-      "rdtsc ticks are reference-clock ticks (TSC measured at {:.3f} GHz), not core cycles.\n"
-      "timer granularity: {} ticks (smallest nonzero difference of back-to-back reads).\n"
-      "reference workloads, ticks{}: {}{}\n"
+      "{}"
+      "timer granularity: {} {} (smallest nonzero difference of back-to-back reads).\n"
+      "reference workloads, {}{}: {}{}\n"
       "CPU: {}; implementations usable: {}\n\n",
-      timing.rounds, timing.rate / 1e9, granularity, baseline ? " (change since the baseline)" : "",
+      timing::kTsc ? "rdtsc" : timing::kClock, timing::kUnit, timing.rounds, clock, granularity, timing::kUnit,
+      timing::kUnit, baseline ? " (change since the baseline)" : "",
       fmt::join(ref_text, ", "),
       baseline ? fmt::format("\nmachine drift: {:+.1f}% (the largest slow-down above; added to every limit)",
                              100 * machine_drift(*baseline, references))

@@ -159,9 +159,12 @@ std::vector<simd::Impl> selected_impls(const std::string& impl_option) {
     for (const std::string_view name : usable) impls.push_back(*simd::parse_impl(name));
   } else if (const auto named = simd::parse_impl(choice)) {
     const std::string_view name = simd::impl_name(*named);
-    if (std::find(usable.begin(), usable.end(), name) == usable.end())
-      throw_failure(fmt::format("implementation '{}' is not usable on this CPU or in this build (usable: {})", name,
-                                fmt::join(usable, ", ")));
+    if (std::find(usable.begin(), usable.end(), name) == usable.end()) {
+      const std::string what = fmt::format("implementation '{}' is not usable here: {} (usable: {})", name,
+                                           simd::impl_unusable_reason(*named), fmt::join(usable, ", "));
+      if (!PQKEM_X86_64) throw_usage(what);  // an x86 instruction set on another architecture
+      throw_failure(what);
+    }
     impls.push_back(*named);
   } else {
     throw_usage(fmt::format("--impl must be auto, portable, avx2, avx512 or all, not '{}'", printable(impl_option)));

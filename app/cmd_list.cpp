@@ -58,6 +58,11 @@ std::string list_text() {
   const auto& f = simd::cpu_features();
   out += fmt::format("random bytes: {}\n", random_source_text());
   out += fmt::format("implementations usable on this CPU: {}\n", impls);
+  if (!PQKEM_X86_64) {
+    out += fmt::format("CPU: {} (AVX2 and AVX-512 are x86-64 instruction sets: the portable implementation only)\n",
+                       simd::cpu_architecture());
+    return out;
+  }
   out += fmt::format(
       "CPU: {} (AVX2 {}, BMI1 {}, BMI2 {}, POPCNT {}, PCLMULQDQ {}, AVX-512F {}, VL {}, BW {}, DQ {}, "
       "VBMI {}, VBMI2 {})\n",
@@ -96,6 +101,7 @@ std::string list_json() {
                                 .add_string("description", random_source_description(random_source())))
       .add("implementations", std::move(impls))
       .add("cpu", JsonValue::object()
+                      .add_string("architecture", simd::cpu_architecture())
                       .add_string("brand", simd::cpu_brand())
                       .add_bool("avx2", f.avx2)
                       .add_bool("bmi1", f.bmi1)

@@ -11,6 +11,7 @@
 #include "keys.hpp"
 #include "mlkem/ntt.hpp"
 #include "options.hpp"
+#include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
 #include "text.hpp"
 
@@ -81,9 +82,14 @@ void apply_engine_options(const EngineOptions& engine) {
   const EngineChoice choice = parse_engine(engine);
   if (choice.impl_given && !choice.impl) simd::set_impl_auto();
   if (choice.impl) {
-    if (!simd::impl_usable(*choice.impl))
-      throw_failure(fmt::format("{} {}: not usable here: {}", choice.impl_source, simd::impl_name(*choice.impl),
-                                simd::impl_unusable_reason(*choice.impl)));
+    if (!simd::impl_usable(*choice.impl)) {
+      const std::string what = fmt::format("{} {}: not usable here: {}", choice.impl_source,
+                                           simd::impl_name(*choice.impl), simd::impl_unusable_reason(*choice.impl));
+      // Naming an x86 instruction set on another CPU architecture is a usage error, not a
+      // missing feature of this machine.
+      if (!PQKEM_X86_64) throw_usage(what);
+      throw_failure(what);
+    }
     simd::set_impl(*choice.impl);
   }
   if (choice.plan) mlkem::set_ntt_plan(*choice.plan);

@@ -66,3 +66,33 @@ pqkem_tool() {
   fi
   echo "$(cd "$build/app" && pwd)/pqkem"
 }
+
+# pqkem_install_cross ARCH SYSROOT: what a cross build for ARCH (aarch64 or s390x) needs:
+# Debian's cross compiler, qemu-user, and the target's libsodium, GoogleTest and fmt as multiarch
+# packages (dpkg --add-architecture). OpenSSL's libssl-dev and libssl3 are unpacked into SYSROOT
+# instead: a multiarch libssl-dev must have exactly the host's version, which the archive does
+# not carry for every architecture at once (bookworm, 2026-12: 3.0.22 for amd64, 3.0.20 for
+# s390x). The toolchain files (cmake/toolchains/) take SYSROOT as PQKEM_CROSS_SYSROOT.
+pqkem_install_cross() {
+  local arch=$1 sysroot=$2 deb
+  case "$arch" in
+    aarch64) deb=arm64 ;;
+    s390x) deb=s390x ;;
+    *) echo "pqkem: no cross build for '$arch' (aarch64 or s390x)" >&2; return 2 ;;
+  esac
+  local sudo=()
+  [[ $(id -u) -eq 0 ]] || sudo=(sudo)
+  if ! dpkg --print-foreign-architectures | grep -qx "$deb"; then
+    echo "pqkem: adding the $deb architecture to dpkg" >&2
+    "${sudo[@]}" dpkg --add-architecture "$deb"
+    "${sudo[@]}" apt-get update -qq
+  fi
+  pqkem_install_deps "g++-$arch-linux-gnu" qemu-user-static "libsodium-dev:$deb" "libgtest-dev:$deb" "libfmt-dev:$deb"
+  if [[ ! -f "$sysroot/.complete" ]]; then
+    rm -rf "$sysroot" && mkdir -p "$sysroot/debs"
+    (cd "$sysroot/debs" && apt-get download -qq -o APT::Sandbox::User=root "libssl-dev:$deb" "libssl3:$deb") || return 1
+    local d
+    for d in "$sysroot"/debs/*.deb; do dpkg -x "$d" "$sysroot" || return 1; done
+    touch "$sysroot/.complete"
+  fi
+}

@@ -13,6 +13,10 @@
 #                                PQKEM_FUZZ_SECONDS (default 20) from its seed corpus (label fuzz);
 #                                the tests are built too (not run), so that clang compiles
 #                                every source and its warnings are counted
+#   scripts/test.sh --cross ARCH build-ARCH/ (aarch64 or s390x): Debian's cross compiler and the
+#                                target's packages (installed), the suite under qemu-user; left
+#                                out: the valgrind tests, the x86 SIMD tests, the long CCTV runs
+#                                (docs/building.md, "Other CPUs")
 #
 # Every build's compiler output is kept in BUILD/build.log, and the number of warnings in it is
 # printed. The build is warning-free on GCC 12 and clang 14: with PQKEM_WERROR=ON (the default
@@ -30,6 +34,12 @@ mode=normal
 case "${1:-}" in
   --sanitize) mode=sanitize; shift ;;
   --fuzz) mode=fuzz; shift ;;
+  --cross)
+    mode=cross
+    CROSS_ARCH="${2:-}"
+    [[ $CROSS_ARCH == aarch64 || $CROSS_ARCH == s390x ]] ||
+      { echo "scripts/test.sh: --cross needs aarch64 or s390x" >&2; exit 2; }
+    shift 2 ;;
 esac
 
 # with_excluded OPTION LONG_OPTION REGEX ARG...: sets ARGS to the ARGs with every `OPTION R`
@@ -72,6 +82,21 @@ case "$mode" in
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     # The 10000-iteration CCTV runs would take about 4 minutes of CI (2 cores) under ASan.
+    with_excluded -E --exclude-regex CctvAccumulatedLong "$@"
+    set -- "${ARGS[@]}"
+    ;;
+  cross)
+    BUILD="${PQKEM_BUILD_DIR:-$ROOT/build-$CROSS_ARCH}"
+    SYSROOT="$BUILD/cross-sysroot"
+    mkdir -p "$BUILD"
+    pqkem_install_cross "$CROSS_ARCH" "$SYSROOT"
+    cmake -S "$ROOT" -B "$BUILD" --toolchain "$ROOT/cmake/toolchains/$CROSS_ARCH-linux-gnu.cmake" \
+          -DPQKEM_CROSS_SYSROOT="$SYSROOT" -DCMAKE_BUILD_TYPE=Release -DPQKEM_BUILD_TESTS=ON \
+          -DPQKEM_CT_TESTING=OFF -DPQKEM_VECTORS_DIR="$VECTORS" -DPQKEM_WERROR="$werror"
+    # Under qemu-user: no valgrind (label ct); the 10000-iteration CCTV runs, whose paths the
+    # 100-iteration ones take, would take most of an hour. The x86 SIMD tests are not built.
+    with_excluded -LE --label-exclude ct "$@"
+    set -- "${ARGS[@]}"
     with_excluded -E --exclude-regex CctvAccumulatedLong "$@"
     set -- "${ARGS[@]}"
     ;;

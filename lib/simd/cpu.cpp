@@ -2,13 +2,17 @@
 
 #include "simd/dispatch.hpp"
 
+#if PQKEM_X86_64
 #include <cpuid.h>
+#endif
 
 #include <cstdint>
 #include <cstring>
 
 namespace pqkem::simd {
 namespace {
+
+#if PQKEM_X86_64
 
 std::uint64_t read_xcr0() noexcept {
   std::uint32_t eax = 0, edx = 0;
@@ -50,6 +54,9 @@ CpuFeatures detect() noexcept {
   }
   return f;
 }
+#else
+CpuFeatures detect() noexcept { return {}; }  // no x86 features: the portable backend alone
+#endif
 
 }  // namespace
 
@@ -58,7 +65,22 @@ const CpuFeatures& cpu_features() noexcept {
   return features;
 }
 
+std::string_view cpu_architecture() noexcept {
+#if PQKEM_X86_64
+  return "x86-64";
+#elif defined(__aarch64__)
+  return "aarch64";
+#elif defined(__s390x__)
+  return "s390x";
+#elif defined(__riscv) && __riscv_xlen == 64
+  return "riscv64";
+#else
+  return "unknown";
+#endif
+}
+
 std::string cpu_brand() {
+#if PQKEM_X86_64
   unsigned regs[12] = {};
   // GCC's <cpuid.h> returns the highest leaf as unsigned, clang's as int.
   const unsigned max_leaf = static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr));
@@ -71,6 +93,9 @@ std::string cpu_brand() {
   const auto first = s.find_first_not_of(' ');
   const auto last = s.find_last_not_of(' ');
   return first == std::string::npos ? "unknown" : s.substr(first, last - first + 1);
+#else
+  return std::string(cpu_architecture());  // no portable brand string (and qemu-user shows the host's)
+#endif
 }
 
 std::vector<std::string_view> usable_implementations() {

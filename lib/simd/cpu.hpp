@@ -5,6 +5,14 @@
 #include <string_view>
 #include <vector>
 
+// PQKEM_X86_64: 1 when compiling for x86-64, where the CPUID probe, rdtsc and the AVX2 and
+// AVX-512 kernels exist; elsewhere the portable backend is the only one.
+#if defined(__x86_64__)
+#define PQKEM_X86_64 1
+#else
+#define PQKEM_X86_64 0
+#endif
+
 namespace pqkem::simd {
 
 struct CpuFeatures {
@@ -29,8 +37,11 @@ struct CpuFeatures {
 /// Features of the CPU running this process (cached after the first call).
 const CpuFeatures& cpu_features() noexcept;
 
-/// The CPU's brand string ("AMD EPYC ..."), or "unknown".
+/// The CPU's brand string ("AMD EPYC ..."), or "unknown"; elsewhere than x86-64 the architecture.
 std::string cpu_brand();
+
+/// The architecture this build is for: "x86-64", "aarch64", "s390x", "riscv64" or "unknown".
+std::string_view cpu_architecture() noexcept;
 
 /// Names of the implementations usable on this CPU in this build: the automatic choice first
 /// (simd::best_impl()), then the others, widest first; "portable" is always there

@@ -42,6 +42,13 @@ bool is_auto_impl(std::string_view name) noexcept { return util::equal_nocase(na
 
 std::string_view impl_unusable_reason(Impl impl) noexcept {
   if (impl == Impl::portable) return {};
+  if (!PQKEM_X86_64) {
+    static const std::string avx2 = "AVX2 is an x86-64 instruction set; this CPU is " +
+                                    std::string(cpu_architecture()) + ", where only the portable implementation runs";
+    static const std::string avx512 = "AVX-512 is an x86-64 instruction set; this CPU is " +
+                                      std::string(cpu_architecture()) + ", where only the portable implementation runs";
+    return impl == Impl::avx2 ? avx2 : avx512;
+  }
   const CpuFeatures& f = cpu_features();
   if (impl == Impl::avx512) {
     // The AVX-512 backend also runs the AVX2 kernels it has no wider twin for.

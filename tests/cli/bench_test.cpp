@@ -61,8 +61,15 @@ std::set<std::string> entries(const std::string& text, std::size_t rounds = 2) {
   const nlohmann::json doc = nlohmann::json::parse(text);
   std::set<std::string> names;
   for (const auto& e : doc.get_ref<const nlohmann::json::array_t&>()) {
-    EXPECT_EQ(e.size(), 7u);
+    EXPECT_EQ(e.size(), 8u);
+    // The clock is named: rdtsc ticks on x86-64, nanoseconds of the monotonic clock elsewhere.
+#if defined(__x86_64__)
     EXPECT_EQ(e.at("unit").get<std::string>(), "ticks");
+    EXPECT_EQ(e.at("clock").get<std::string>(), "rdtsc");
+#else
+    EXPECT_EQ(e.at("unit").get<std::string>(), "ns");
+    EXPECT_EQ(e.at("clock").get<std::string>(), "clock_gettime(CLOCK_MONOTONIC)");
+#endif
     EXPECT_GT(e.at("value").get<std::int64_t>(), 0);
     EXPECT_NE(e.at("extra").get<std::string>().find("iterations=10;"), std::string::npos);
     EXPECT_NE(e.at("extra").get<std::string>().find("rounds=" + std::to_string(rounds) + ";"), std::string::npos);
@@ -229,6 +236,18 @@ TEST(Bench, BaselineErrors) {
   const Outcome tiny = run(kQuick + "--baseline " + base);
   EXPECT_EQ(tiny.exit_code, 1);
   EXPECT_EQ(tiny.out.find("inf%"), std::string::npos);
+  // A baseline in another clock's unit (rdtsc ticks against nanoseconds) is refused; the same
+  // entry in this machine's unit is taken.
+#if defined(__x86_64__)
+  const std::string own = "ticks", other = "ns";
+#else
+  const std::string own = "ns", other = "ticks";
+#endif
+  for (const std::string& unit : {own, other}) {
+    std::ofstream(base) << R"J([{"name": "ML-KEM-512 keypair (portable)", "unit": ")J" << unit
+                        << R"J(", "value": 5000, "rounds": [5000]}])J";
+    EXPECT_EQ(run(kQuick + "--impl portable --baseline " + base).exit_code, unit == own ? 0 : 1) << unit;
+  }
   EXPECT_EQ(run("bench --impl sse9").exit_code, 2);
   EXPECT_EQ(run("bench -a ML-KEM-513").exit_code, 2);
   EXPECT_EQ(run("bench --iterations 0").exit_code, 2);

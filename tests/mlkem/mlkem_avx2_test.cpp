@@ -8,8 +8,10 @@
 // selected: anything else FAILS (never skips). On a CPU without them the tests check that
 // dispatch falls back to the portable code. The AVX-512 tests skip, saying so, on a CPU without
 // the AVX-512 features the backend needs (F, VL, BW, DQ, VBMI, VBMI2).
-#include <cpuid.h>
 #include <gtest/gtest.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -40,7 +42,17 @@ TEST(MlKemAvx2, UsableWheneverTheCpuHasAvx2) {
 // A build may leave the AVX-512 kernels out (PQKEM_ENABLE_AVX512=OFF): then the backend is never
 // usable, whatever the CPU. Otherwise it is usable exactly where the CPU has what it needs.
 TEST(MlKemAvx512, UsableExactlyWhenTheCpuHasTheFeatures) {
-  if (!PQKEM_HAVE_AVX512) {
+  if (!PQKEM_X86_64) {  // another architecture: the reason names it
+    for (const auto impl : {simd::Impl::avx2, simd::Impl::avx512}) {
+      EXPECT_FALSE(simd::impl_usable(impl));
+      const std::string why(simd::impl_unusable_reason(impl));
+      EXPECT_NE(why.find("is an x86-64 instruction set; this CPU is " + std::string(simd::cpu_architecture())),
+                std::string::npos)
+          << why;
+      EXPECT_THROW(simd::set_impl(impl), Error);
+    }
+    EXPECT_NE(simd::cpu_architecture(), "unknown");
+  } else if (!PQKEM_HAVE_AVX512) {
     EXPECT_FALSE(simd::impl_usable(simd::Impl::avx512));
     EXPECT_EQ(simd::impl_unusable_reason(simd::Impl::avx512), "this build has no AVX-512 kernels");
     EXPECT_THROW(simd::set_impl(simd::Impl::avx512), Error);
@@ -64,6 +76,7 @@ std::vector<simd::Impl> simd_impls() {
   return v;
 }
 
+#if defined(__x86_64__)  // XGETBV and the vector registers are x86-64's
 // Every operation of the AVX2 implementation, ML-KEM and NTRU, returns with the upper halves of
 // the YMM registers clean (vzeroupper): otherwise the caller's SSE code (the portable paths, libc)
 // runs slower until something clears them. XGETBV with ECX = 1 reports which state components
@@ -105,6 +118,7 @@ TEST(Avx2State, OperationsReturnWithTheUpperYmmStateClean) {
   }
   simd::set_impl_auto();
 }
+#endif
 
 // The whole KEM under both implementations: identical keys, ciphertexts and shared secrets
 // (also for implicit rejection and for the key checks). Runs everywhere; on a CPU without AVX2

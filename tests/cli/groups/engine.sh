@@ -39,9 +39,19 @@ group_engine() {
   run 0 "" env PQKEM_IMPL=auto "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.auto --sk sk.auto &&
     check "PQKEM_IMPL=auto: same key pair" cmp -s pk.default pk.auto
   # avx2 and avx512: each works and agrees where 'pqkem list' says it is usable; otherwise a
-  # failure (exit 1) that says why, and nothing is written.
-  local impl
+  # failure (exit 1) that says why, and nothing is written. On another CPU architecture than
+  # x86-64 ('list' says so) naming them is a usage error (exit 2) that names the architecture.
+  local impl arch
+  arch=$("$PQ" list | sed -n 's/^CPU: \([a-z0-9_-]*\) (AVX2 and AVX-512 are x86-64 instruction sets.*/\1/p')
   for impl in avx2 avx512; do
+    if [[ -n $arch ]]; then
+      local isa=AVX2
+      [[ $impl == avx512 ]] && isa=AVX-512
+      run 2 "--impl $impl: not usable here: $isa is an x86-64 instruction set; this CPU is $arch" \
+        "$PQ" keygen -a ML-KEM-768 --pk pk.$impl --sk sk.$impl --impl $impl
+      check "--impl $impl refused on $arch: no file" test ! -e pk.$impl -a ! -e sk.$impl
+      continue
+    fi
     if "$PQ" list | grep -Eq "^implementations usable on this CPU: (.*, )?$impl(,|\$)"; then
       run 0 "" "$PQ" keygen -a ML-KEM-768 --coins "$coins" --pk pk.$impl --sk sk.$impl --impl $impl &&
         check "--impl $impl: same key pair" bash -c "cmp -s pk.default pk.$impl && cmp -s sk.default sk.$impl"
