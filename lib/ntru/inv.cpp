@@ -77,10 +77,12 @@ template <class P>
 void poly_rq_inv_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   // If a * r = 1 - u with u = 0 mod (2^j, Phi_n), then a * r (2 - a r) = 1 - u^2 and
   // u^2 = 0 mod (2^(2j), Phi_n). From j = 1, four steps reach 2^16 >= q. Arithmetic mod 2^16.
+  // r may be a (the SIMD twins allow it): a is read after r is first written, so keep a copy.
+  const Poly<P> a_in = a;
   Poly<P> t;
-  poly_r2_inv_ref(r, a);
+  poly_r2_inv_ref(r, a_in);
   for (int precision = 1; precision < P::logq; precision *= 2) {
-    poly_mul_cyclic_ref(t, a, r);
+    poly_mul_cyclic_ref(t, a_in, r);
     for (auto& x : t.c) x = static_cast<std::uint16_t>(0u - x);
     t.c[0] = static_cast<std::uint16_t>(t.c[0] + 2);
     poly_mul_cyclic_ref(r, r, t);

@@ -21,8 +21,9 @@ libs=$(readelf -d "$PQ" | sed -n 's/.*(NEEDED).*Shared library: \[\(.*\)\]/\1/p'
   { echo "FAIL: readelf -d $PQ failed"; exit 1; }
 [[ -n $libs ]] || { echo "FAIL: readelf -d $PQ lists no shared library (not a dynamic executable?)"; exit 1; }
 echo "$libs"
-# Only libc and the loader itself may remain.
-extra=$(grep -vE '^(libc\.so\.6|ld-linux[-a-z0-9_]*\.so\.[0-9]+|ld64\.so\.[0-9]+)$' <<<"$libs")
+# Only glibc (libc, and libm where the target's static libraries need it: s390x) and the loader
+# itself may remain.
+extra=$(grep -vE '^(libc\.so\.6|libm\.so\.6|ld-linux[-a-z0-9_]*\.so\.[0-9]+|ld64\.so\.[0-9]+)$' <<<"$libs")
 if [[ -n $extra ]]; then
   echo "FAIL: the tool loads more than libc:"
   echo "$extra"
