@@ -69,11 +69,15 @@ struct AeadCipher::Impl {
     secure_wipe(&aes, sizeof aes);
   }
 
-  // Counts a message's bytes on libsodium; an automatic cipher moves to EVP past bulk_bytes.
-  void count(std::size_t n) {
+  // Before a message of n bytes: an automatic cipher that has processed bulk_bytes on libsodium
+  // moves to EVP first, so a failing move throws before anything is sealed with the nonce.
+  void before_message(std::size_t n) {
     if (!automatic || backend != AeadBackend::libsodium) return;
+    if (sodium_bytes >= bulk_bytes(id)) {
+      start_evp();
+      return;
+    }
     sodium_bytes += n;
-    if (sodium_bytes >= bulk_bytes(id)) start_evp();
   }
 
   // Feeds `in` to EVP_CipherUpdate (out null: additional data).
@@ -133,6 +137,7 @@ void AeadCipher::seal(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView
                       std::span<std::uint8_t> ct) {
   Impl& s = *m_impl;
   std::uint8_t* const tag = ct.data() + pt.size();
+  s.before_message(pt.size());
   if (s.backend == AeadBackend::libsodium) {
     if (s.id == AeadId::ChaCha20Poly1305)
       crypto_aead_chacha20poly1305_ietf_encrypt_detached(ct.data(), tag, nullptr, ptr(pt), pt.size(), ptr(aad),
@@ -140,7 +145,6 @@ void AeadCipher::seal(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView
     else
       crypto_aead_aes256gcm_encrypt_detached_afternm(ct.data(), tag, nullptr, ptr(pt), pt.size(), ptr(aad), aad.size(),
                                                      nullptr, nonce.data(), &s.aes);
-    s.count(pt.size());
     return;
   }
   if (EVP_CipherInit_ex(s.evp, nullptr, nullptr, nullptr, nonce.data(), 1) != 1) openssl_failed("AEAD nonce");
@@ -161,13 +165,13 @@ bool AeadCipher::open(std::span<const std::uint8_t, kNonceBytes> nonce, ByteView
   std::uint8_t tag[kTagBytes];
   std::copy_n(ct.data() + n, kTagBytes, tag);
   bool ok = false;
+  s.before_message(n);
   if (s.backend == AeadBackend::libsodium) {
     ok = s.id == AeadId::ChaCha20Poly1305
              ? crypto_aead_chacha20poly1305_ietf_decrypt_detached(pt.data(), nullptr, ptr(ct), n, tag, ptr(aad),
                                                                   aad.size(), nonce.data(), s.key) == 0
              : crypto_aead_aes256gcm_decrypt_detached_afternm(pt.data(), nullptr, ptr(ct), n, tag, ptr(aad), aad.size(),
                                                               nonce.data(), &s.aes) == 0;
-    s.count(n);
   } else {
     if (EVP_CipherInit_ex(s.evp, nullptr, nullptr, nullptr, nonce.data(), 0) != 1) openssl_failed("AEAD nonce");
     s.evp_update(aad.data(), aad.size(), nullptr);

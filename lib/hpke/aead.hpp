@@ -8,8 +8,9 @@
 // why). So a cipher on `automatic`:
 //  - starts on libsodium where libsodium has it: ChaCha20-Poly1305 always, AES-256-GCM where the
 //    CPU has AES-NI and PCLMUL (pqkem's own CPUID probe: libsodium's needs sodium_init());
-//  - moves to OpenSSL's EVP once it has processed kBulkBytes (where the time lost on libsodium
-//    would have paid OpenSSL's start-up), or when the caller says bulk work follows (bulk());
+//  - moves to OpenSSL's EVP before its first message past bulk_bytes() (where the time lost on
+//    libsodium would have paid OpenSSL's start-up), or when the caller says bulk work follows
+//    (bulk());
 //  - AES-128-GCM runs on EVP throughout (libsodium has none).
 // Every backend gives the same bytes (tests/hpke/primitives_test.cpp runs each on the same
 // inputs, and an automatic cipher across its move).

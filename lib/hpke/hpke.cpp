@@ -62,6 +62,14 @@ struct Context::State {
     check_sequence(1);
   }
 
+  /// The checks before opening a ciphertext of ct_bytes into out_bytes.
+  void check_open(std::size_t ct_bytes, std::size_t out_bytes) const {
+    if (ct_bytes < kTagBytes)
+      throw Error(Errc::bad_length,
+                  "HPKE: a ciphertext has at least the 16-byte tag, got " + std::to_string(ct_bytes) + " bytes");
+    check_message(ct_bytes - kTagBytes, out_bytes, ct_bytes - kTagBytes, "open");
+  }
+
   /// IncrementSeq fails at 2^64 - 1: the message with that number would leave no next one. So
   /// `count` more messages need seq + count <= 2^64 - 1.
   void check_sequence(std::uint64_t count) const {
@@ -320,11 +328,8 @@ Bytes SenderContext::seal(ByteView aad, ByteView pt) {
 
 std::size_t RecipientContext::open(ByteView aad, ByteView ct, std::span<std::uint8_t> pt_out) {
   State& s = *m_state;
-  if (ct.size() < kTagBytes)
-    throw Error(Errc::bad_length,
-                "HPKE: a ciphertext has at least the 16-byte tag, got " + std::to_string(ct.size()) + " bytes");
+  s.check_open(ct.size(), pt_out.size());
   const std::size_t n = ct.size() - kTagBytes;
-  s.check_message(n, pt_out.size(), n, "open");
   Secret<kNonceBytes> nonce;
   s.compute_nonce(nonce.span());
   if (!s.cipher->open(nonce.view(), aad, ct, pt_out))
@@ -337,12 +342,7 @@ std::size_t RecipientContext::open(ByteView aad, ByteView ct, std::span<std::uin
 
 void RecipientContext::open_batch(std::span<const BatchMessage> messages, unsigned threads) {
   State& s = *m_state;
-  for (const BatchMessage& m : messages) {
-    if (m.in.size() < kTagBytes)
-      throw Error(Errc::bad_length,
-                  "HPKE: a ciphertext has at least the 16-byte tag, got " + std::to_string(m.in.size()) + " bytes");
-    s.check_message(m.in.size() - kTagBytes, m.out.size(), m.in.size() - kTagBytes, "open");
-  }
+  for (const BatchMessage& m : messages) s.check_open(m.in.size(), m.out.size());
   s.check_sequence(messages.size());
   const std::size_t opened = s.run_batch(messages, threads, [&s, messages](AeadCipher& cipher, std::size_t i) {
     Secret<kNonceBytes> nonce;
