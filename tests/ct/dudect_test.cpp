@@ -22,7 +22,8 @@
 // Each experiment gets an equal share of the budget. Its statistic is dudect's: the largest
 // |t| over Welch's t-test on all measurements and on the measurements below each of 100
 // quantiles, here on the raw ticks and on ticks centered on their batch (see measure). A leak
-// is that maximum above 4.5 in two runs in a row (see judge).
+// is that maximum above 4.5 in two runs in a row (see judge) and again in a third run after
+// every other experiment (main: load that spanned the first two is gone by then).
 //
 // --canary runs the same harness on ML-KEM-768 decapsulation followed by a deliberately leaky
 // comparison (it returns at the first differing byte of a secret), prints the size of the
@@ -47,6 +48,7 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <list>
 #include <optional>
 #include <random>
 #include <span>
@@ -309,8 +311,12 @@ void report(const std::string& scheme, const std::string& name, const Verdict& v
 /// drifting timings of a shared VM, came within 0.5 of the threshold in 2 of 135 clean runs
 /// of an experiment; asking twice makes a chance failure of the suite negligible, and costs a
 /// real leak little power: one the test sees clearly is seen twice (--canary applies the same
-/// rule). Returns the verdicts of the runs made.
-std::vector<Verdict> judge(const std::string& scheme, const Experiment& e, double seconds, Rng& rng) {
+/// rule). Back to back, though, both runs can fall in one burst of load on the shared machine
+/// (in CI: |t| 11, then 10, on an NTRU-HRSS encapsulation that passed every run here), so main measures a
+/// suspect once more after all the other experiments. `leak_label` reports a second run above
+/// the threshold. Returns the verdicts of the runs made.
+std::vector<Verdict> judge(const std::string& scheme, const Experiment& e, double seconds, Rng& rng,
+                           const char* leak_label = "LEAK") {
   std::vector<Verdict> runs{measure(e, seconds, rng)};
   if (runs[0].max_abs_t < kThreshold) {
     report(scheme, e.name, runs[0], "ok");
@@ -318,7 +324,7 @@ std::vector<Verdict> judge(const std::string& scheme, const Experiment& e, doubl
   }
   report(scheme, e.name, runs[0], "above the threshold: measuring again");
   runs.push_back(measure(e, seconds, rng));
-  report(scheme, e.name, runs[1], runs[1].max_abs_t < kThreshold ? "ok (chance)" : "LEAK");
+  report(scheme, e.name, runs[1], runs[1].max_abs_t < kThreshold ? "ok (chance)" : leak_label);
   return runs;
 }
 
@@ -888,33 +894,49 @@ int main(int argc, char** argv) noexcept {
     // budget and the run ends on time; a second run of an experiment (judge) adds its share.
     auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(total));
     int left = n_experiments;
-    std::vector<std::string> failed;
+    struct Suspect {
+      std::string scheme;
+      Experiment experiment;
+      double share;
+      std::vector<Verdict> runs;
+    };
+    std::list<Pools> pools;  // a suspect's experiment refers to its scheme's pools until the end
+    std::vector<Suspect> suspects;
     for (const Scheme s : schemes) {
       const SchemeInfo& info = pqkem::scheme_info(s);
-      const Pools pools = make_pools(info, rng);
-      for (const Experiment& e : experiments(info, pools, rng)) {
+      const Pools& p = pools.emplace_back(make_pools(info, rng));
+      for (Experiment& e : experiments(info, p, rng)) {
         const double remaining = std::chrono::duration<double>(deadline - Clock::now()).count();
         const double share = std::max(remaining / left--, 0.05);
-        const std::vector<Verdict> runs = judge(std::string(info.name), e, share, rng);
+        std::vector<Verdict> runs = judge(std::string(info.name), e, share, rng, "above again: a third run after the others");
         if (runs.size() > 1)
           deadline += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share));
-        if (leaky(runs)) {
-          std::string line = std::string(info.name) + " " + e.name;
-          for (const Verdict& v : runs) {
-            char buf[128];
-            std::snprintf(buf, sizeof buf, "%s max |t| = %.2f, t(all) = %.2f, n = %.0f / %.0f per class, at ",
-                          &v == &runs[0] ? ":" : "; again", v.max_abs_t, v.t_all, v.n0, v.n1);
-            line += buf + v.where;
-          }
-          failed.push_back(line);
-        }
+        if (leaky(runs)) suspects.push_back({std::string(info.name), std::move(e), share, std::move(runs)});
       }
+    }
+    // A suspect is measured a third time after every other experiment, tens of seconds later: a
+    // leak in the code is still there, a burst of load that spanned the first two runs is not.
+    std::vector<std::string> failed;
+    for (Suspect& x : suspects) {
+      x.runs.push_back(measure(x.experiment, x.share, rng));
+      const bool leak = leaky(x.runs);
+      report(x.scheme, x.experiment.name, x.runs.back(), leak ? "LEAK (again at the end of the run)" : "ok (a passing burst of noise)");
+      if (!leak) continue;
+      std::string line = x.scheme + " " + x.experiment.name;
+      for (std::size_t i = 0; i < x.runs.size(); ++i) {
+        const Verdict& v = x.runs[i];
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%s max |t| = %.2f, t(all) = %.2f, n = %.0f / %.0f per class, at ",
+                      i == 0 ? ":" : i == 1 ? "; again" : "; at the end", v.max_abs_t, v.t_all, v.n0, v.n1);
+        line += buf + v.where;
+      }
+      failed.push_back(line);
     }
     if (!failed.empty()) {
       for (const auto& f : failed) std::printf("FAIL: %s (threshold %.1f)\n", f.c_str(), kThreshold);
       return 1;
     }
-    std::printf("pass: every experiment below |t| = %.1f\n", kThreshold);
+    std::printf("pass: no experiment above |t| = %.1f in two runs in a row and again at the end\n", kThreshold);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pqkem_dudect: %s\n", e.what());
