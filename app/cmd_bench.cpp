@@ -259,14 +259,15 @@ void run(const BenchOptions& opts) {
   if (baseline) report_regressions(*baseline, compared, opts.fail_on_regression);
 }
 
-/// What `pqkem bench --help` shows after the options. Its examples run as written, in order, in an
-/// empty directory (ctest -L docs).
+/// What `pqkem bench --help` shows after the options, {clock} and {clock_note} filled in for this
+/// build's clock (ticks.hpp). Its examples run as written, in order, in an empty directory
+/// (ctest -L docs).
 constexpr const char* kFooter =
     R"(Each measurement is R rounds of N calls after a warm-up; a round's figure is the median of its
 calls, and rounds are interleaved across rows, so a burst of load spoils one round of many rows
 rather than a whole row. 'median' is the lowest round median (noise only adds time: the least
 disturbed round is the best estimate); 'spread' is how far the middle round median lies above it.
-The timer's granularity (smallest nonzero step of back-to-back rdtsc reads) is measured and shown.
+The timer's granularity (smallest nonzero step of back-to-back {clock} reads) is measured and shown.
 
 --baseline flags a row when its median exceeds the baseline's median by more than
   limit = 5% + spread(baseline) + spread(this run) + drift + 2 x granularity / baseline median,
@@ -280,8 +281,7 @@ slow-down is not. A row of another implementation matches when each side has exa
 measurement (a baseline of --impl avx2 against --impl portable, or a build without AVX2).
 Baselines from before rounds were recorded are read as one round, as noisy as this run.
 
-rdtsc ticks count at the TSC's fixed reference rate, not core clock cycles; the rate is measured
-and printed. Only ratios measured on one machine are comparable.
+{clock_note} Only ratios measured on one machine are comparable.
 
 Examples:
   pqkem bench -a ML-KEM-768
@@ -317,7 +317,12 @@ void declare(CommandBuilder& cmd, BenchOptions& opts) {
   cmd.rng(opts.rng, "the keypair and encaps rows' random bytes");
   cmd.flag("--fail-on-regression", opts.fail_on_regression,
            "With --baseline: exit 1 if any row is flagged as a regression");
-  cmd.footer(kFooter);
+  cmd.footer(fmt::format(
+      kFooter, fmt::arg("clock", timing::kTsc ? "rdtsc" : "clock"),
+      fmt::arg("clock_note", timing::kTsc ? "rdtsc ticks count at the TSC's fixed reference rate, not core clock "
+                                            "cycles; the rate is measured\nand printed."
+                                          : "The figures are nanoseconds of clock_gettime(CLOCK_MONOTONIC): this CPU "
+                                            "has no rdtsc.")));
 }
 
 }  // namespace pqkem::cli

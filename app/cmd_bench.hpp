@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "ticks.hpp"
 
 namespace pqkem::cli {
 
@@ -24,7 +25,11 @@ struct BenchOptions {
 
   /// The command as `pqkem --help` lists it.
   static constexpr const char* kName = "bench";
-  static constexpr const char* kDescription = "Measure keypair/encaps/decaps, seal/open, kernels and NTT plans in rdtsc ticks";
+  /// The unit is this build's clock (ticks.hpp): rdtsc ticks on x86, nanoseconds elsewhere.
+  static constexpr const char* kDescription =
+      timing::kTsc ? "Measure keypair/encaps/decaps, seal/open, kernels and NTT plans in rdtsc ticks"
+                   : "Measure keypair/encaps/decaps, seal/open, kernels and NTT plans in nanoseconds "
+                     "(clock_gettime)";
 };
 
 /// Declares bench's options, help and examples.
