@@ -117,6 +117,12 @@ group_signals() {
     for entry in "${SIGNALS[@]}"; do
       hook=${entry%%:*}
       name=${entry#*:}
+      # qemu-user keeps real-time signals of the host for itself and maps the guest's onto others
+      # (SIGRTMIN arrives as SIGRTMIN+2, SIGRTMAX not at all): not something pqkem can see.
+      if [[ -n ${PQKEM_TEST_EMULATOR-} && ($name == RTMIN || $name == RTMAX) ]]; then
+        [[ $tmpfile == 1 ]] && echo "SKIP: SIG$name under the emulator ($PQKEM_TEST_EMULATOR remaps real-time signals)"
+        continue
+      fi
       num=$(kill -l "$name") || { fail "bash knows no signal $name"; continue; }
       for step in "${STEPS[@]}"; do
         # Named temporary files are renamed over their targets: no "linked" step.
@@ -299,8 +305,9 @@ group_limits() {
   done
   run 2 "--rounds: must be a decimal number from 1 to 100" "$PQ" bench -a ML-KEM-512 --rounds 0
   run 2 "--rounds: must be a decimal number from 1 to 100" "$PQ" bench -a ML-KEM-512 --rounds 101
-  run 0 "" "$PQ" bench -a ML-KEM-512 --impl portable --iterations 011 --rounds 03 --json
-  check "bench --iterations 011 --rounds 03: runs (decimal 11 and 3)" grep -q '"name"' "$OUT"
+  run 0 "" "$PQ" bench --kernels -a ML-KEM-512 --impl portable --iterations 011 --rounds 03 --json
+  check "bench --iterations 011 --rounds 03: decimal 11 and 3 in every row" \
+    test "$(grep -c 'rounds=3; iterations=11;' "$OUT")" = "$(grep -c '"name"' "$OUT")" -a -s "$OUT"
 
   # Names and the environment are read strictly wherever they are read: a trailing space is no
   # algorithm, and list and --version reject a PQKEM_IMPL or PQKEM_NTT_PLAN that keygen would.

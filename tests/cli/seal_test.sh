@@ -5,10 +5,11 @@
 #
 #   roundtrip  every KEM x KDF x AEAD, sizes around the chunk and the batch, key forms, PSK, stdin/stdout,
 #              --raw, --json, and the exact layout of the header and the sizes
-#   tamper     every byte of a small sealed file flipped (every 7th in a sanitizer build), cuts
-#              through each of its parts; at the chunk boundaries of a large one: cut, dropped,
-#              repeated, swapped and appended chunks, changed header fields; what --out - has
-#              written when a chunk fails; the same across the batches of a 145-chunk file
+#   tamper     every byte of a small sealed file flipped (every 7th in a sanitizer or an emulated
+#              build), cuts through each of its parts; at the chunk boundaries of a large one:
+#              cut, dropped, repeated, swapped and appended chunks, changed header fields; what
+#              --out - has written when a chunk fails; the same across the batches of a 145-chunk
+#              file
 #   errors     wrong keys and key kinds, NTRU and X25519MLKEM768, bad options, a closed stdin,
 #              existing outputs, a huge declared chunk size, the --raw limit
 #   memory     a 4 GiB stream through a pipe under `ulimit -v 262144`, sealed and opened
@@ -130,10 +131,11 @@ group_tamper() {
   local bytes
   read -r -a bytes < <(od -An -v -tu1 small.s | tr -s ' \n' '  ')
   check "od read every byte" test ${#bytes[@]} -eq "$n"
-  # Every byte; a sanitizer build (PQKEM_TEST_SANITIZED), where each process starts several
-  # times slower, flips every 7th: the same code paths, under ASan and UBSan.
+  # Every byte; a sanitizer build (PQKEM_TEST_SANITIZED) or a cross build under the emulator
+  # (PQKEM_TEST_EMULATOR), where each process starts several times slower, flips every 7th: the
+  # same code paths, under ASan and UBSan or on the other CPU.
   local stride=1
-  [[ -n ${PQKEM_TEST_SANITIZED-} ]] && stride=7
+  [[ -n ${PQKEM_TEST_SANITIZED-} || -n ${PQKEM_TEST_EMULATOR-} ]] && stride=7
   for ((i = 0; i < n; i += stride)); do
     flip small.s $i "${bytes[i]}" t.s
     "$PQ" open --sk sk --in t.s --out out/o 2>/dev/null && bad=$((bad + 1))

@@ -17,6 +17,7 @@
 #include "ntru/poly.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
+#include "trials.hpp"
 #include "test_util.hpp"
 #if PQKEM_HAVE_AVX2
 #include "simd/ntru/ntru_avx2.hpp"
@@ -97,7 +98,7 @@ TYPED_TEST_SUITE(NtruR2Inv, AllParams, ParamsName);
 TYPED_TEST(NtruR2Inv, RandomInputsMatchTwinAndInvert) {
   using P = TypeParam;
   std::mt19937_64 rng(0x52324956u + P::n);
-  for (int it = 0; it < 320; ++it) {
+  for (int it = 0; it < pqkem::test::trials(320); ++it) {
     Poly<P> a;
     const std::uint32_t modulus = it % 3 == 0 ? 2u : (it % 3 == 1 ? 65536u : P::q);  // only a_i mod 2 counts
     for (auto& x : a.c) x = static_cast<std::uint16_t>(rng() % modulus);

@@ -17,6 +17,7 @@
 #include "ntru/poly.hpp"
 #include "simd/cpu.hpp"
 #include "simd/dispatch.hpp"
+#include "trials.hpp"
 #include "test_util.hpp"
 #if PQKEM_HAVE_AVX2
 #include "simd/ntru/ntru_avx2.hpp"
@@ -97,7 +98,7 @@ TYPED_TEST_SUITE(NtruS3Inv, AllParams, ParamsName);
 TYPED_TEST(NtruS3Inv, RandomInputsMatchTwinAndInvert) {
   using P = TypeParam;
   std::mt19937_64 rng(9300 + P::n);
-  for (int it = 0; it < 320; ++it) this->check(this->random_z3(rng), "random #" + std::to_string(it));
+  for (int it = 0; it < pqkem::test::trials(320); ++it) this->check(this->random_z3(rng), "random #" + std::to_string(it));
 }
 
 TYPED_TEST(NtruS3Inv, SparseDenseAndShortInputs) {

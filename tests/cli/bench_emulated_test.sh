@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `pqkem bench` in a cross build, run under the emulator (tests/cli/CMakeLists.txt registers this
+# test only there; the C++ Bench tests, which time every algorithm many times, are left out under
+# emulation). The operations table of ML-KEM-768 and the NTT plans table must print, on the only
+# implementation there is (portable), and name their clock: off x86 that is nanoseconds of
+# clock_gettime, never rdtsc ticks. One round of one call per row: an emulator's figures mean
+# nothing, the tables and their labels do.
+#
+#   bench_emulated_test.sh PQKEM ARCH     (PQKEM: the emulator's wrapper of the tool)
+set -u
+PQ=$1 ARCH=$2
+fails=0
+check() {
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+"$PQ" bench -a ML-KEM-768 --rounds 1 --iterations 1 >"$T/ops" 2>"$T/err"
+rc=$?
+check "bench -a ML-KEM-768: exit 0 (got $rc), nothing on stderr" test "$rc" = 0 -a ! -s "$T/err"
+for op in keypair encaps decaps "seal 1 KiB" "open 1 KiB" "seal 64 MiB" "open 64 MiB"; do
+  check "bench -a ML-KEM-768: the $op row, portable" grep -Eq "^ML-KEM-768 $op +portable +[0-9,]+ " "$T/ops"
+done
+check "the table counts nanoseconds of clock_gettime" grep -q "^pqkem bench: clock_gettime(CLOCK_MONOTONIC) ns per call" "$T/ops"
+check "the table names the CPU's architecture ($ARCH)" grep -q "this CPU, $ARCH, has no rdtsc" "$T/ops"
+check "the table never says ticks or rdtsc but there" test "$(grep -ci 'tick\|rdtsc' "$T/ops")" = 1
+
+# The JSON of the NTT plans (the same writer as the operations'; a second run of those would
+# double this test's time under the emulator).
+"$PQ" bench --ntt-plans --rounds 1 --iterations 1 --json >"$T/plans.json" 2>"$T/err"
+rc=$?
+check "bench --ntt-plans --json: exit 0 (got $rc)" test "$rc" = 0
+check "bench --json: every entry in ns of clock_gettime" \
+  test "$(grep -c '"unit": "ns", "clock": "clock_gettime(CLOCK_MONOTONIC)"' "$T/plans.json")" = \
+  "$(grep -c '"name": ' "$T/plans.json")"
+check "bench --json: 88 entries" test "$(grep -c '"name": ' "$T/plans.json")" = 88
+
+"$PQ" bench --help >"$T/help" 2>"$T/err"
+rc=$?
+check "bench --help: exit 0 (got $rc)" test "$rc" = 0
+check "bench --help: names nanoseconds of clock_gettime" grep -q "in nanoseconds (clock_gettime)" "$T/help"
+check "bench --help: says nothing of rdtsc ticks" test "$(grep -c 'rdtsc ticks\|rdtsc reads' "$T/help")" = 0
+
+"$PQ" bench --ntt-plans --rounds 1 --iterations 1 >"$T/plans" 2>"$T/err"
+rc=$?
+check "bench --ntt-plans: exit 0 (got $rc), nothing on stderr" test "$rc" = 0 -a ! -s "$T/err"
+for way in forward inverse; do
+  check "bench --ntt-plans: 44 $way plans" test "$(grep -Ec "^ML-KEM NTT plans, $way [123]+ +portable " "$T/plans")" = 44
+done
+check "bench --ntt-plans: names the clock" grep -q "^pqkem bench: clock_gettime(CLOCK_MONOTONIC) ns per call" "$T/plans"
+
+if ((fails)); then
+  echo "bench_emulated: $fails check(s) failed; the tables:"
+  cat "$T/ops" "$T/plans"
+  exit 1
+fi
+echo "bench_emulated: all checks passed"
