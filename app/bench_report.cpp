@@ -13,6 +13,14 @@ namespace {
 
 double percent(const std::optional<double>& x) { return 100 * x.value_or(0.0); }
 
+/// Operations per second of a call that takes `best` clock units at `rate` units per second:
+/// whole numbers from 10 up; below, two significant digits (a 64 MiB seal under an emulator
+/// takes seconds, and "0" would say it never finishes).
+std::string ops_per_second(double rate, std::uint64_t best) {
+  const double ops = rate / static_cast<double>(std::max<std::uint64_t>(best, 1));
+  return ops >= 10 ? fmt::format("{:.0f}", ops) : fmt::format("{:.2g}", ops);
+}
+
 }  // namespace
 
 void print_json(const std::vector<Row>& results, double rate, std::uint64_t granularity,
@@ -30,10 +38,9 @@ void print_json(const std::vector<Row>& results, double rate, std::uint64_t gran
                  .add_string("clock", timing::kClock)
                  .add_number("value", r.best())
                  .add_string("extra", fmt::format("p10={} {}; spread={:.1f}%; rounds={}; iterations={}; "
-                                                  "ops_per_s={:.0f}; {}={:.3f}; timer_granularity={} {}",
+                                                  "ops_per_s={}; {}={:.3f}; timer_granularity={} {}",
                                                   r.p10(), timing::kUnit, percent(s.spread), r.rounds.size(),
-                                                  r.iterations,
-                                                  rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)),
+                                                  r.iterations, ops_per_second(rate, r.best()),
                                                   timing::kTsc ? "tsc_ghz" : "clock_ghz", rate / 1e9, granularity,
                                                   timing::kUnit))
                  .add("rounds", std::move(rounds))
@@ -72,9 +79,9 @@ void print_table(const std::vector<Row>& results, double rate, const std::vector
     const Row& r = results[i];
     if (!last_group.empty() && r.group != last_group) out += '\n';
     last_group = r.group;
-    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>11} {:>6.1f}% {:>11} {:>10.0f} {:>9}", r.group, group_width, r.item,
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>11} {:>6.1f}% {:>11} {:>10} {:>9}", r.group, group_width, r.item,
                        item_width, r.impl, impl_width, group_digits(r.best()), percent(r.summary().spread),
-                       group_digits(r.p10()), rate / static_cast<double>(std::max<std::uint64_t>(r.best(), 1)),
+                       group_digits(r.p10()), ops_per_second(rate, r.best()),
                        fmt::format("{}x{}", r.rounds.size(), r.iterations));
     if (with_speedup) out += r.speedup > 0 ? fmt::format(" {:>8.2f}x", r.speedup) : fmt::format(" {:>9}", "");
     if (!compared.empty()) {
