@@ -319,10 +319,10 @@ void declare(CommandBuilder& cmd, BenchOptions& opts) {
            "With --baseline: exit 1 if any row is flagged as a regression");
   cmd.footer(fmt::format(
       kFooter, fmt::arg("clock", timing::kTsc ? "rdtsc" : "clock"),
-      fmt::arg("clock_note", timing::kTsc ? "rdtsc ticks count at the TSC's fixed reference rate, not core clock "
-                                            "cycles; the rate is measured\nand printed."
-                                          : "The figures are nanoseconds of clock_gettime(CLOCK_MONOTONIC): this CPU "
-                                            "has no rdtsc.")));
+      fmt::arg("clock_note", timing::kTsc ? std::string("rdtsc ticks count at the TSC's fixed reference rate, not "
+                                                        "core clock cycles; the rate is measured\nand printed.")
+                                          : fmt::format("The figures are nanoseconds of {}: this CPU has no rdtsc.",
+                                                        timing::kClock))));
 }
 
 }  // namespace pqkem::cli
