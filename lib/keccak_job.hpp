@@ -22,6 +22,9 @@ struct KeccakJob {
   std::size_t outlen;
   bool (*consume)(void* ctx, const std::uint8_t* block);
   void* ctx;
+  /// For scheduling only: how many blocks `consume` is expected to ask for (0: one). A wrong
+  /// guess costs time, never correctness.
+  std::size_t expected_blocks = 0;
 };
 
 }  // namespace pqkem

@@ -148,7 +148,8 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) 
                  consumer ? nullptr : out[i].data(),
                  consumer ? 0 : outlen[i],
                  consumer ? &BlockSink::take : nullptr,
-                 consumer ? &sink[i] : nullptr};
+                 consumer ? &sink[i] : nullptr,
+                 consumer ? static_cast<std::size_t>(rng() % 6) : 0};  // a guess, right or wrong
     }
     run(jobs.data(), n);
     for (int i = 0; i < n; ++i) {
@@ -164,7 +165,33 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) 
   }
 }
 
-TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) { check_keccak_jobs(rng, av::keccak_jobs_avx2, 12); }
+// The chosen schedule, and each width forced: up to 24 jobs, so the five lanes fill, refill and
+// hand over to four, then to the 1-way permutation.
+TEST_F(Avx2Kernel, KeccakJobsMatchThePortableSponges) {
+  check_keccak_jobs(rng, av::keccak_jobs_avx2, 24);
+  check_keccak_jobs(rng, av::keccak_jobs_x4_avx2, 12);
+  check_keccak_jobs(rng, av::keccak_jobs_x5_avx2, 24);
+}
+
+// Four states in the vector lanes and a fifth on the integer unit, each from random words (the
+// zero state first): every one equals the portable permutation of it.
+TEST_F(Avx2Kernel, Keccak5xMatchesThePortablePermutation) {
+  for (int t = 0; t < 64; ++t) {
+    alignas(32) std::uint64_t s5[125];
+    std::uint64_t one[5][25];
+    for (int j = 0; j < 5; ++j)
+      for (int i = 0; i < 25; ++i) {
+        one[j][i] = t == 0 ? 0 : rng();
+        (j < 4 ? s5[4 * i + j] : s5[100 + i]) = one[j][i];
+      }
+    av::keccak_f1600_x5_avx2(s5);
+    for (int j = 0; j < 5; ++j) {
+      hash::keccak_f1600(one[j]);
+      for (int i = 0; i < 25; ++i)
+        ASSERT_EQ(j < 4 ? s5[4 * i + j] : s5[100 + i], one[j][i]) << "trial " << t << " state " << j << " lane " << i;
+    }
+  }
+}
 
 // The schedulers' portable twin (NTRU's coin expansion runs on it under the portable backend),
 // through the same batches: consumers included, which the expansion itself never uses.

@@ -22,6 +22,11 @@ void keccak_f1600_x1_avx2(std::uint64_t s[25]) noexcept;
 /// aligned (it is read and written in place as 25 YMM vectors).
 void keccak_f1600_x4_avx2(std::uint64_t s[100]) noexcept;
 
+/// Five Keccak-f[1600] at once: four as keccak_f1600_x4_avx2 in s[0..99] on the vector unit and
+/// a fifth, lane (x, y) at s[100 + x + 5 y], on the integer unit, interleaved round by round so
+/// that the fifth costs little more than the four. s is 32-byte aligned.
+void keccak_f1600_x5_avx2(std::uint64_t s[125]) noexcept;
+
 /// SHA3-256 / SHA3-512 of a || b (FIPS 202, section 6.1); b may be empty (blen = 0).
 void sha3_256_x1_avx2(std::uint8_t out[32], const std::uint8_t* a, std::size_t alen, const std::uint8_t* b,
                       std::size_t blen) noexcept;
@@ -42,12 +47,18 @@ void shake256_x4_avx2(std::uint8_t* const out[4], std::size_t outlen, const std:
 void sha3_256_x2_avx2(std::uint8_t out0[32], const std::uint8_t* a, std::size_t alen, std::uint8_t out1[32],
                       const std::uint8_t* b0, std::size_t b0len, const std::uint8_t* b1, std::size_t b1len) noexcept;
 
-/// Runs n independent sponges on the four lanes of the 4-way permutation: jobs enter in order,
-/// each into the first lane that is free, so sponges of different rates, lengths and output
-/// lengths share permutations; once a single sponge is left it goes on with the 1-way
-/// permutation, which costs less. Lengths, and how many blocks a consumer asks for, must be
-/// public: they decide the schedule. Every state and buffer is wiped on return.
+/// Runs n independent sponges on the lanes of the 4-way permutation (keccak_jobs_x4_avx2) or,
+/// where its schedule costs less, of the 5-way one (keccak_jobs_x5_avx2). Lengths, and how many
+/// blocks a consumer asks for, must be public: they decide the schedule. Every state and buffer
+/// is wiped on return.
 void keccak_jobs_avx2(const KeccakJob* jobs, int n) noexcept;
+/// The four lanes of keccak_f1600_x4_avx2: jobs enter in order, each into the first lane that
+/// is free, so sponges of different rates, lengths and output lengths share permutations; once a
+/// single sponge is left it goes on with the 1-way permutation, which costs less.
+void keccak_jobs_x4_avx2(const KeccakJob* jobs, int n) noexcept;
+/// The same on the five lanes of keccak_f1600_x5_avx2, then, once no sponge waits and four
+/// lanes suffice, on the four of keccak_f1600_x4_avx2, then on the 1-way permutation.
+void keccak_jobs_x5_avx2(const KeccakJob* jobs, int n) noexcept;
 
 /// Four SHAKE128 instances read block by block (168 bytes), as SampleNTT needs.
 struct Shake128x4 {

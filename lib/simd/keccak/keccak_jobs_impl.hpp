@@ -3,11 +3,13 @@
 // wider: everything here has internal linkage (anonymous namespace), so each file gets its own
 // copy compiled with its own flags and the linker can never hand one file's code to another.
 //
-// A permutation policy P gives kWidth (4 or 8 states, lane (x, y) of state j at
-// s[kWidth (x + 5 y) + j], the array aligned to 8 kWidth bytes), permute(s), and permute1(s) for
-// one state of 25 words. run_keccak_jobs<Wide, Narrow> runs the batch on Wide's lanes, moves to
-// Narrow's once no job waits and Narrow's lanes suffice (Narrow = Wide: never), and finishes the
-// last sponge on the 1-way permutation.
+// A permutation policy P gives kVector (4 or 8 states for the vector unit, lane (x, y) of state
+// j at s[kVector (x + 5 y) + j], the array aligned to 8 kVector bytes), kWidth (kVector, or
+// kVector + 1 with one more state in plain order at s + 25 kVector, permuted beside them on the
+// integer unit), permute(s) for all kWidth, and permute1(s) for one state of 25 words.
+// run_keccak_jobs<Wide, Narrow> runs the batch on Wide's lanes, moves to Narrow's once no job
+// waits and Narrow's lanes suffice (Narrow = Wide: never), and finishes the last sponge on the
+// 1-way permutation.
 #pragma once
 
 #include <immintrin.h>
@@ -132,27 +134,53 @@ inline void extract_group(const std::uint64_t* s, int g, std::uint8_t* const out
     for (int j = 0; j < 4; ++j) memcpy(out[j] + off + 8 * words, base + W * words + j, tail);
 }
 
-/// The lanes of one width: W states, the squeeze buffers, and the sponges in them.
-template <int W>
+/// The lanes of one permutation policy P: P::kVector states interleaved for the vector unit
+/// (lane (x, y) of state j at s[kVector (x + 5 y) + j]), then, when P::kWidth = kVector + 1, one
+/// more state in plain order at s + 25 kVector, which P::permute runs on the integer unit beside
+/// them. The squeeze buffers of the vector states, and the sponges in all the lanes.
+template <class P>
 struct JobLanes {
-  alignas(64) std::uint64_t s[25 * W];
-  alignas(64) std::uint8_t blk[W][168 + 8];  // + 8: consumers may read past the block
-  JobLane lane[W];
+  static constexpr int kVector = P::kVector, kWidth = P::kWidth;
+  static_assert(kVector % 4 == 0 && (kWidth == kVector || kWidth == kVector + 1), "vector lanes, then at most one");
+  alignas(64) std::uint64_t s[25 * kWidth];
+  alignas(64) std::uint8_t blk[kVector][168 + 8];  // + 8: consumers may read past the block
+  JobLane lane[kWidth];
+
+  /// Word i (lane x + 5 y = i) of state j.
+  std::uint64_t& word(int j, int i) { return j < kVector ? s[kVector * i + j] : s[25 * kVector + i]; }
+  /// Absorbs or squeezes after a permutation (lane_step) in lane j.
+  bool step(int j, const std::uint8_t* squeezed) {
+    return j < kVector ? lane_step<kVector>(lane[j], s + j, squeezed) : lane_step<1>(lane[j], s + 25 * kVector, squeezed);
+  }
+  /// Where lane j's squeezed block is read: its buffer, or the plain state itself (200 bytes:
+  /// the rate and 8 more are readable).
+  const std::uint8_t* squeezed(int j) const {
+    return j < kVector ? blk[j] : reinterpret_cast<const std::uint8_t*>(s + 25 * kVector);
+  }
+  void clear() {
+    memset(s, 0, sizeof s);
+    for (auto& b : blk) memset(b + 168, 0, 8);  // the squeezes fill the 168 bytes before these
+    for (auto& l : lane) l.job = nullptr;
+  }
+  void wipe() {
+    secure_wipe(s, sizeof s);
+    secure_wipe(blk, sizeof blk);
+  }
 };
 
 /// Runs the batch on P's lanes from their current contents (jobs [next, n) waiting) until every
 /// sponge is done or, with none waiting, at most `stop_at` lanes are busy. Returns how many are.
 template <class P>
-int run_lanes(JobLanes<P::kWidth>& L, const KeccakJob* jobs, int n, int& next, int stop_at) {
-  constexpr int W = P::kWidth;
+int run_lanes(JobLanes<P>& L, const KeccakJob* jobs, int n, int& next, int stop_at) {
+  constexpr int W = P::kWidth, V = P::kVector;
   // Lane j takes the next job, if any, and absorbs its first block.
   const auto start = [&](int j) {
     L.lane[j].job = nullptr;
     if (next == n) return;
     const KeccakJob& job = jobs[next++];
     L.lane[j] = {&job, 0, whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + 1, 0};
-    for (int i = 0; i < 25; ++i) L.s[W * i + j] = 0;
-    lane_step<W>(L.lane[j], L.s + j, nullptr);
+    for (int i = 0; i < 25; ++i) L.word(j, i) = 0;
+    L.step(j, nullptr);
   };
   for (int j = 0; j < W; ++j)
     if (L.lane[j].job == nullptr) start(j);
@@ -162,84 +190,111 @@ int run_lanes(JobLanes<P::kWidth>& L, const KeccakJob* jobs, int n, int& next, i
     for (int j = 0; j < W; ++j)
       if (L.lane[j].job != nullptr) {
         ++active;
-        squeezing |= L.lane[j].block == L.lane[j].nblocks;
+        squeezing |= j < V && L.lane[j].block == L.lane[j].nblocks;
       }
     if (active <= stop_at && next == n) return active;
     P::permute(L.s);
-    // Any lane squeezing: take the rate part of all of them at once.
+    // Any vector lane squeezing: take the rate part of all of them at once.
     if (squeezing)
-      for (int g = 0; g < W / 4; ++g) {
+      for (int g = 0; g < V / 4; ++g) {
         std::uint8_t* const out[4] = {L.blk[4 * g], L.blk[4 * g + 1], L.blk[4 * g + 2], L.blk[4 * g + 3]};
-        extract_group<W>(L.s, g, out, 0, 168);
+        extract_group<V>(L.s, g, out, 0, 168);
       }
     for (int j = 0; j < W; ++j)
-      if (L.lane[j].job != nullptr && !lane_step<W>(L.lane[j], L.s + j, L.blk[j])) start(j);
+      if (L.lane[j].job != nullptr && !L.step(j, L.squeezed(j))) start(j);
   }
 }
 
 /// Moves the busy lanes of `from` into the first lanes of `to` (the others free).
-template <int WF, int WT>
-void move_lanes(const JobLanes<WF>& from, JobLanes<WT>& to) {
+template <class F, class T>
+void move_lanes(JobLanes<F>& from, JobLanes<T>& to) {
   int k = 0;
-  for (int j = 0; j < WT; ++j) to.lane[j].job = nullptr;
-  for (int j = 0; j < WF; ++j) {
+  for (auto& l : to.lane) l.job = nullptr;
+  for (int j = 0; j < F::kWidth; ++j) {
     if (from.lane[j].job == nullptr) continue;
     to.lane[k] = from.lane[j];
-    for (int i = 0; i < 25; ++i) to.s[WT * i + k] = from.s[WF * i + j];
+    for (int i = 0; i < 25; ++i) to.word(k, i) = from.word(j, i);
     ++k;
   }
+}
+
+/// The last busy lane of L goes on alone, on the cheaper 1-way permutation, in `one`.
+template <class P, class One>
+void finish_alone(JobLanes<P>& L, std::uint64_t one[25]) {
+  int last = 0;
+  while (L.lane[last].job == nullptr) ++last;
+  JobLane lane = L.lane[last];
+  for (int i = 0; i < 25; ++i) one[i] = L.word(last, i);
+  // GCC vectorises that copy and then calls the (scalar, same-file) permutation and the
+  // consumer without the vzeroupper it puts before other calls, so the upper halves of the
+  // vector registers stayed dirty into the caller's SSE code (portable NTRU ran 2.5x slower
+  // after it). Clear them here; the tests check the state on return.
+  _mm256_zeroupper();
+  do One::permute1(one);
+  while (lane_step<1>(lane, one, reinterpret_cast<const std::uint8_t*>(one)));
+}
+
+/// The permutations a job runs for, as lane_step counts them: one per absorbed block after the
+/// first, then one per squeezed block (a consumer's: its expected_blocks).
+inline int job_permutations(const KeccakJob& job) {
+  const std::size_t squeezed = job.consume != nullptr ? job.expected_blocks
+                                                      : whole_blocks(job.outlen + job.rate - 1, job.rate);
+  return static_cast<int>(whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + (squeezed > 0 ? squeezed : 1));
+}
+
+/// What run_keccak_jobs<Wide, Narrow> will spend on the batch, from the jobs' permutation counts,
+/// in the policies' units (kCost per permutation of all lanes, kCost1 per 1-way permutation).
+/// The scheduler's rule, played out by finish times: each job starts when the first lane is
+/// free (the lowest on a tie); after the last start, Wide runs until at most Narrow::kWidth
+/// lanes are busy, Narrow until one is, the 1-way permutation to the end. The counts, like the
+/// schedule, are public.
+template <class Wide, class Narrow>
+int schedule_cost(const int* perms, int n) {
+  constexpr int W = Wide::kWidth, N = Narrow::kWidth;
+  int finish[W] = {};
+  int last_start = 0;
+  for (int i = 0; i < n; ++i) {
+    int j = 0;
+    for (int k = 1; k < W; ++k) j = finish[k] < finish[j] ? k : j;
+    last_start = finish[j];
+    finish[j] += perms[i];
+  }
+  // The largest finish times: order[0] >= order[1] >= ... (W <= 9: insertion sort).
+  int order[W];
+  for (int k = 0; k < W; ++k) {
+    int v = finish[k], m = k;
+    for (; m > 0 && order[m - 1] < v; --m) order[m] = order[m - 1];
+    order[m] = v;
+  }
+  const auto busy_until = [&](int lanes) { return lanes < W && order[lanes] > last_start ? order[lanes] : last_start; };
+  const int t1 = N < W ? busy_until(N) : busy_until(1);  // Wide until at most N lanes are busy
+  const int t2 = busy_until(1) > t1 ? busy_until(1) : t1;  // Narrow until one is
+  return t1 * Wide::kCost + (t2 - t1) * Narrow::kCost + (order[0] - t2) * Wide::kCost1;
 }
 
 /// The whole batch: Wide's lanes, then Narrow's, then the last sponge alone. Every state and
 /// buffer is wiped on return (they may hold secrets: PRF on sigma, G on m, J on z).
 template <class Wide, class Narrow>
 void run_keccak_jobs(const KeccakJob* jobs, int n) {
-  JobLanes<Wide::kWidth> wide;
-  JobLanes<Narrow::kWidth> narrow;
+  JobLanes<Wide> wide;
+  JobLanes<Narrow> narrow;
   alignas(8) std::uint64_t one[25];  // 200 bytes: rate + 8 readable too
-  memset(wide.s, 0, sizeof wide.s);
-  for (auto& b : wide.blk) memset(b + 168, 0, 8);  // the squeezes fill the 168 bytes before these
-  for (auto& l : wide.lane) l.job = nullptr;
+  wide.clear();
   int next = 0;
-  int active = 0;
-  const JobLane* lanes = wide.lane;
-  const std::uint64_t* s = wide.s;
-  int width = Wide::kWidth;
-  bool narrowed = false;
   if constexpr (Narrow::kWidth < Wide::kWidth) {
-    active = run_lanes<Wide>(wide, jobs, n, next, Narrow::kWidth);
+    const int active = run_lanes<Wide>(wide, jobs, n, next, Narrow::kWidth);
     if (active > 1) {
-      narrowed = true;
-      memset(narrow.s, 0, sizeof narrow.s);
+      narrow.clear();
       move_lanes(wide, narrow);
-      for (auto& b : narrow.blk) memset(b + 168, 0, 8);
-      active = run_lanes<Narrow>(narrow, jobs, n, next, 1);
-      lanes = narrow.lane;
-      s = narrow.s;
-      width = Narrow::kWidth;
+      if (run_lanes<Narrow>(narrow, jobs, n, next, 1) == 1) finish_alone<Narrow, Wide>(narrow, one);
+      narrow.wipe();
+    } else if (active == 1) {
+      finish_alone<Wide, Wide>(wide, one);
     }
   } else {
-    active = run_lanes<Wide>(wide, jobs, n, next, 1);
+    if (run_lanes<Wide>(wide, jobs, n, next, 1) == 1) finish_alone<Wide, Wide>(wide, one);
   }
-  if (active == 1) {  // the last sponge goes on alone, on the cheaper 1-way permutation
-    int last = 0;
-    while (lanes[last].job == nullptr) ++last;
-    JobLane lane = lanes[last];
-    for (int i = 0; i < 25; ++i) one[i] = s[width * i + last];
-    // GCC vectorises that copy and then calls the (scalar, same-file) permutation and the
-    // consumer without the vzeroupper it puts before other calls, so the upper halves of the
-    // vector registers stayed dirty into the caller's SSE code (portable NTRU ran 2.5x slower
-    // after it). Clear them here; the tests check the state on return.
-    _mm256_zeroupper();
-    do Wide::permute1(one);
-    while (lane_step<1>(lane, one, reinterpret_cast<const std::uint8_t*>(one)));
-  }
-  secure_wipe(wide.s, sizeof wide.s);
-  secure_wipe(wide.blk, sizeof wide.blk);
-  if (narrowed) {
-    secure_wipe(narrow.s, sizeof narrow.s);
-    secure_wipe(narrow.blk, sizeof narrow.blk);
-  }
+  wide.wipe();
   secure_wipe(one, sizeof one);
 }
 

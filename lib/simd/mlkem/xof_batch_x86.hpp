@@ -50,9 +50,11 @@ void run_mlkem_xof_batch(const mlkem::XofBatchData& b) noexcept {
                  32,
                  nullptr,
                  nullptr};
+  // A SampleNTT stream is expected to take 3 blocks: 504 bytes give 256 coefficients below q
+  // with probability 0.993 (binomial, 336 candidates, p = 3329/4096).
   for (int i = 0; i < b.n_matrix; ++i) {
     rej[i] = {b.matrix[i], 0};
-    jobs[n++] = {168, 0x1F, {b.rho, b.xy[i]}, {32, 2}, nullptr, 0, rejection_consume<RejUniform>, &rej[i]};
+    jobs[n++] = {168, 0x1F, {b.rho, b.xy[i]}, {32, 2}, nullptr, 0, rejection_consume<RejUniform>, &rej[i], 3};
   }
   for (int i = 0; i < b.n_noise; ++i)
     jobs[n++] = {136,     0x1F,   {b.sigma, &b.nonce[i]}, {32, 1}, prf[i], 64 * static_cast<std::size_t>(b.eta[i]),
