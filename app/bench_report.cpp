@@ -101,7 +101,7 @@ void print_table(const std::vector<Row>& results, double rate, const std::vector
 
 /// The lines above the table: method, clock, references (and their change since the baseline).
 std::string table_header(const std::vector<Row>& references, const Timing& timing, std::uint64_t granularity,
-                         const std::optional<Baseline>& baseline) {
+                         const std::optional<Baseline>& baseline, const std::string& coins) {
   std::vector<std::string> ref_text;
   for (const Row& r : references) {
     std::string t = fmt::format("{} {}", r.item, group_digits(r.best()));
@@ -121,11 +121,11 @@ std::string table_header(const std::vector<Row>& references, const Timing& timin
   return fmt::format(
       "pqkem bench: {} {} per call. median: the lowest of {} round medians (rounds interleaved across rows);\n"
       "spread: how far the middle round median lies above it; p10: 10th percentile of all calls.\n"
-      "{}"
+      "{}{}"
       "timer granularity: {} {} (smallest nonzero difference of back-to-back reads).\n"
       "reference workloads, {}{}: {}{}\n"
       "CPU: {}; implementations usable: {}\n\n",
-      timing::kTsc ? "rdtsc" : timing::kClock, timing::kUnit, timing.rounds, clock, granularity, timing::kUnit,
+      timing::kTsc ? "rdtsc" : timing::kClock, timing::kUnit, timing.rounds, clock, coins, granularity, timing::kUnit,
       timing::kUnit, baseline ? " (change since the baseline)" : "",
       fmt::join(ref_text, ", "),
       baseline ? fmt::format("\nmachine drift: {:+.1f}% (the largest slow-down above; added to every limit)",

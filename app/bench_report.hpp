@@ -22,8 +22,9 @@ void print_json(const std::vector<Row>& results, double rate, std::uint64_t gran
 void print_table(const std::vector<Row>& results, double rate, const std::vector<Comparison>& compared,
                  const char* speedup_header);
 
-/// The lines above the table: method, clock, references (and their change since the baseline).
+/// The lines above the table: method, clock, `coins` (where the operation rows' coins come
+/// from; empty for kernels and plans), references (and their change since the baseline).
 std::string table_header(const std::vector<Row>& references, const Timing& timing, std::uint64_t granularity,
-                         const std::optional<Baseline>& baseline);
+                         const std::optional<Baseline>& baseline, const std::string& coins);
 
 }  // namespace pqkem::cli

@@ -41,7 +41,29 @@ constexpr int kConfirmPasses = 2;
 
 // --- What is measured -----------------------------------------------------------------------
 
-std::vector<Row> operation_rows(const std::vector<Scheme>& schemes, const std::vector<simd::Impl>& impls) {
+/// With --coins fixed, the keypair and encaps rows cycle through this many sets of coins drawn
+/// before timing (so that SampleNTT's rejections vary from call to call, as with random coins).
+constexpr std::size_t kCoinSets = 64;
+
+/// Coin sets drawn once, before timing, for the _derand rows; next() hands them out in turn.
+class CoinPool {
+public:
+  CoinPool(Scheme s, bool keygen_coins) {
+    for (std::size_t i = 0; i < kCoinSets; ++i) m_sets.push_back(keygen_coins ? random_keygen_coins(s) : random_encaps_coins(s));
+  }
+  ByteView next() noexcept {
+    const SecretBytes& c = m_sets[m_next];
+    m_next = m_next + 1 == m_sets.size() ? 0 : m_next + 1;
+    return {c.data(), c.size()};
+  }
+
+private:
+  std::vector<SecretBytes> m_sets;
+  std::size_t m_next = 0;
+};
+
+std::vector<Row> operation_rows(const std::vector<Scheme>& schemes, const std::vector<simd::Impl>& impls,
+                                bool fixed_coins) {
   std::vector<Row> out;
   for (Scheme s : schemes) {
     const SchemeInfo& info = scheme_info(s);
@@ -50,11 +72,19 @@ std::vector<Row> operation_rows(const std::vector<Scheme>& schemes, const std::v
       // Fixed inputs: a key pair and a ciphertext made once, outside the timed calls.
       auto kp = std::make_shared<const KeyPair>(keygen(s));
       auto enc = std::make_shared<const Encapsulation>(encaps(s, kp->pk));
-      const std::pair<const char*, std::function<void()>> ops[] = {
+      auto kc = std::make_shared<CoinPool>(s, true);
+      auto ec = std::make_shared<CoinPool>(s, false);
+      const std::pair<const char*, std::function<void()>> random_ops[] = {
           {"keypair", [s] { const KeyPair k = keygen(s); }},
           {"encaps", [s, kp] { const Encapsulation e = encaps(s, kp->pk); }},
           {"decaps", [s, kp, enc] { const SecretBytes k = decaps(s, kp->sk, enc->ct); }},
       };
+      const std::pair<const char*, std::function<void()>> fixed_ops[] = {
+          {"keypair_derand", [s, kc] { const KeyPair k = keygen_derand(s, kc->next()); }},
+          {"encaps_derand", [s, kp, ec] { const Encapsulation e = encaps_derand(s, kp->pk, ec->next()); }},
+          {"decaps", [s, kp, enc] { const SecretBytes k = decaps(s, kp->sk, enc->ct); }},
+      };
+      const auto& ops = fixed_coins ? fixed_ops : random_ops;
       for (const auto& [op, f] : ops)
         out.push_back(make_row(std::string(info.name), op, std::string(simd::impl_name(impl)), f, impl));
     }
@@ -69,11 +99,12 @@ std::vector<Row> operation_rows(const std::vector<Scheme>& schemes, const std::v
     auto x = std::make_shared<X>();
     for (std::size_t i = 0; i < 32; ++i) x->sk[i] = static_cast<std::uint8_t>(7 * i + 1);
     x25519::base(x->pk, x->sk);
+    random_bytes(x->eph);
     const std::pair<const char*, std::function<void()>> ops[] = {
-        {"keypair", [x] { x25519::base(x->pk, x->sk); }},
-        {"encaps",
-         [x] {
-           random_bytes(x->eph);
+        {fixed_coins ? "keypair_derand" : "keypair", [x] { x25519::base(x->pk, x->sk); }},
+        {fixed_coins ? "encaps_derand" : "encaps",
+         [x, fixed_coins] {
+           if (!fixed_coins) random_bytes(x->eph);
            x25519::base(x->ct, x->eph);
            (void)x25519::shared(x->ss, x->eph, x->pk);
          }},
@@ -172,6 +203,27 @@ std::vector<simd::Impl> selected_impls(const std::string& impl_option) {
   return impls;
 }
 
+/// --coins: whether the keypair and encaps rows run on coins drawn before timing.
+bool fixed_coins(const BenchOptions& opts) {
+  const std::string choice = lower_ascii(opts.coins);
+  if (choice != "random" && choice != "fixed")
+    throw_usage(fmt::format("--coins must be random or fixed, not '{}'", printable(opts.coins)));
+  if (choice == "fixed" && (opts.kernels || opts.ntt_plans))
+    throw_usage("--coins fixed changes the keypair and encaps rows; --kernels and --ntt-plans have none");
+  return choice == "fixed";
+}
+
+/// The header line that says where the keypair and encaps rows' coins come from.
+std::string coins_line(bool fixed) {
+  if (fixed)
+    return fmt::format("coins: fixed. keypair_derand / encaps_derand rows run on {} sets of coins drawn before timing\n"
+                       "(no random draw in the timed calls), as other implementations' derandomized benchmarks do.\n",
+                       kCoinSets);
+  return fmt::format("coins: random. keypair / encaps rows include drawing their coins each call from {}, as "
+                     "keygen() and encaps() do\n(--coins fixed leaves the draw out).\n",
+                     random_source_text());
+}
+
 void check_bench_options(const BenchOptions& opts) {
   if (opts.baseline && opts.json) throw_usage("--baseline compares in the table; it cannot be combined with --json");
   if (opts.fail_on_regression && !opts.baseline) throw_usage("--fail-on-regression needs --baseline");
@@ -227,6 +279,7 @@ void run(const BenchOptions& opts) {
     for (const SchemeInfo& info : all_schemes()) schemes.push_back(info.scheme);
   const std::vector<simd::Impl> impls = selected_impls(opts.impl);
   check_bench_options(opts);
+  const bool fixed = fixed_coins(opts);
 
   const std::optional<Baseline> baseline =
       opts.baseline ? std::optional<Baseline>(read_baseline(*opts.baseline)) : std::nullopt;
@@ -235,7 +288,7 @@ void run(const BenchOptions& opts) {
 
   std::vector<Row> results = opts.ntt_plans ? ntt_plan_rows()
                              : opts.kernels ? kernel_rows(schemes, impls)
-                                            : operation_rows(schemes, impls);
+                                            : operation_rows(schemes, impls, fixed);
   if (!opts.ntt_plans && !opts.kernels) {
     std::vector<Row> hpke = hpke_rows(schemes, impls);
     results.insert(results.end(), std::make_move_iterator(hpke.begin()), std::make_move_iterator(hpke.end()));
@@ -254,7 +307,8 @@ void run(const BenchOptions& opts) {
     print_json(results, timing.rate, granularity, references);
     return;
   }
-  write_stdout(table_header(references, timing, granularity, baseline));
+  write_stdout(table_header(references, timing, granularity, baseline,
+                            opts.kernels || opts.ntt_plans ? std::string() : coins_line(fixed)));
   print_table(results, timing.rate, compared, opts.ntt_plans ? "vs 1111111" : "speed-up");
   if (baseline) report_regressions(*baseline, compared, opts.fail_on_regression);
 }
@@ -285,6 +339,7 @@ Baselines from before rounds were recorded are read as one round, as noisy as th
 
 Examples:
   pqkem bench -a ML-KEM-768
+  pqkem bench -a ML-KEM-768 --coins fixed --rounds 7
   pqkem bench --kernels --impl all
   pqkem bench -a ML-KEM-512 --json > base.json
   pqkem bench -a ML-KEM-512 --baseline base.json --fail-on-regression || echo "slower than base.json"
@@ -315,6 +370,11 @@ void declare(CommandBuilder& cmd, BenchOptions& opts) {
              "$PQKEM_NTT_PLAN, else the built-in default)",
              "PLAN");
   cmd.rng(opts.rng, "the keypair and encaps rows' random bytes");
+  cmd.string("--coins", opts.coins,
+             "random (default): the keypair and encaps rows draw their coins each call, as keygen() and "
+             "encaps() do; fixed: keypair_derand and encaps_derand rows on coins drawn before timing, "
+             "comparable with other implementations' derandomized benchmarks",
+             "random|fixed");
   cmd.flag("--fail-on-regression", opts.fail_on_regression,
            "With --baseline: exit 1 if any row is flagged as a regression");
   cmd.footer(fmt::format(

@@ -22,6 +22,7 @@ struct BenchOptions {
   bool fail_on_regression = false;
   OptString ntt_plan;  ///< --ntt-plan for the operations and kernels
   OptString rng;       ///< --rng for keypair and encaps; absent: PQKEM_RNG or system
+  std::string coins = "random";  ///< random: keygen()/encaps() draw per call; fixed: the _derand rows
 
   /// The command as `pqkem --help` lists it.
   static constexpr const char* kName = "bench";

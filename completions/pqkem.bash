@@ -53,7 +53,7 @@ _pqkem() {
     info) opts="--algorithm -a --json" ;;
     list) opts="--json" ;;
     kat) opts="--algorithm -a --count $engine" ;;
-    bench) opts="--algorithm -a --impl --iterations --rounds --json --kernels --ntt-plans --ntt-plan --rng --baseline --fail-on-regression" ;;
+    bench) opts="--algorithm -a --impl --iterations --rounds --json --kernels --ntt-plans --ntt-plan --rng --coins --baseline --fail-on-regression" ;;
   esac
   opts+=" --help"
 
@@ -85,6 +85,12 @@ _pqkem() {
       mapfile -t COMPREPLY < <(compgen -W "system openssl" -- "$cur")
       return 0
       ;;
+    --coins)
+      if [[ $cmd == bench ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "random fixed" -- "$cur")
+      fi
+      return 0  # keygen, encaps: hex or @FILE
+      ;;
     --kdf)
       mapfile -t COMPREPLY < <(compgen -W "HKDF-SHA256 HKDF-SHA384 HKDF-SHA512 SHAKE128 SHAKE256 TurboSHAKE128 TurboSHAKE256" -- "$cur")
       return 0
@@ -96,8 +102,8 @@ _pqkem() {
     --info | --psk-id)
       return 0  # text
       ;;
-    --count | --iterations | --rounds | --ntt-plan | --coins)
-      return 0  # a number, a plan or hex: nothing to offer
+    --count | --iterations | --rounds | --ntt-plan)
+      return 0  # a number or a plan: nothing to offer
       ;;
     --pk | --sk | --ct | --ss | --in | --out | --baseline | --psk)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")

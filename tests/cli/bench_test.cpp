@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -129,6 +130,60 @@ TEST(Bench, HybridsComeWithX25519RowsAndKernels) {
       "X-Wing kernel X25519 base (libsodium) (portable)", "X-Wing kernel X25519 shared (libsodium) (portable)",
       "X-Wing kernel SHAKE256 expand (96 B) (portable)", "X-Wing kernel SHA3-256 combiner (134 B) (portable)"};
   EXPECT_EQ(kernels, want_kernels);
+}
+
+// --coins fixed: the keypair and encaps rows become keypair_derand and encaps_derand (X25519's
+// too), decaps stays; the table's header says which coins the rows use.
+TEST(Bench, FixedCoinsRowsAreTheDerandomizedEntryPoints) {
+  const std::string impl(pqkem::simd::impl_name(pqkem::simd::best_impl()));
+  const auto names = entries(run("bench -a ML-KEM-768 -a X-Wing --coins fixed --iterations 10 --rounds 2 --json").out);
+  std::set<std::string> expected;
+  for (const char* alg : {"ML-KEM-768", "X-Wing"}) {
+    for (const char* op : {"keypair_derand", "encaps_derand", "decaps"})
+      expected.insert(std::string(alg) + " " + op + " (" + impl + ")");
+    for (const char* op : {"seal 1 KiB", "open 1 KiB", "seal 64 MiB", "open 64 MiB"})
+      expected.insert(std::string(alg) + " " + op + " (" + impl + ")");
+  }
+  for (const char* op : {"keypair_derand", "encaps_derand", "decaps"})
+    expected.insert(std::string("X25519 ") + op + " (libsodium)");
+  EXPECT_EQ(names, expected);
+
+  // The table's header names the coins, and only fixed coins give _derand rows.
+  const std::pair<const char*, const char*> headers[] = {
+      {"--coins FIXED", "coins: fixed. keypair_derand / encaps_derand rows run on 64 sets of coins drawn before timing"},
+      {"--rng openssl", "coins: random. keypair / encaps rows include drawing their coins each call from OpenSSL"}};
+  for (const auto& [option, header] : headers) {
+    const Outcome r = run(std::string("bench -a ML-KEM-512 --impl portable --iterations 10 --rounds 1 ") + option);
+    ASSERT_EQ(r.exit_code, 0) << option;
+    EXPECT_NE(r.out.find(header), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(" keypair_derand ") != std::string::npos, header[7] == 'f') << r.out;
+  }
+  EXPECT_EQ(run("bench -a ML-KEM-512 --coins sometimes").exit_code, 2);
+  EXPECT_EQ(run("bench --kernels --coins fixed").exit_code, 2);
+  EXPECT_EQ(run("bench --ntt-plans --coins fixed").exit_code, 2);
+}
+
+/// How many getrandom(2) calls `pqkem args` makes, by strace.
+std::size_t getrandom_calls(const std::string& args) {
+  const std::string log = testing::TempDir() + "pqkem_bench_getrandom.txt";
+  const std::string cmd =
+      "strace -f -qq -e trace=getrandom -o " + log + " " + PQKEM_BINARY + " " + args + " >/dev/null 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(log);
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) n += line.find("getrandom(") != std::string::npos ? 1 : 0;
+  return n;
+}
+
+// The timed calls of --coins fixed draw nothing: 400 keypairs and 400 encapsulations (and their
+// warm-up) make at least 800 getrandom calls with random coins, and with fixed coins only the
+// setup's 2 x 64 coin sets and its key pair and ciphertext do (NTRU: no seal rows, which draw).
+TEST(Bench, FixedCoinsDrawNothingWhileTiming) {
+  const std::string args = "bench -a ntruhps2048509 --iterations 200 --rounds 2 --json";
+  const std::size_t random = getrandom_calls(args), fixed = getrandom_calls(args + " --coins fixed");
+  EXPECT_GE(random, 800u);
+  EXPECT_LT(fixed, 140u);
+  EXPECT_GE(fixed, 128u);
 }
 
 TEST(Bench, KernelsJsonNamesTheMlKemKernels) {
