@@ -211,7 +211,10 @@ bool five_lanes_pay(const KeccakJob* jobs, int n) {
     if (memo.key[k] == key) return memo.five[k];
   int perms[kMaxJobs];
   for (int i = 0; i < n; ++i) perms[i] = job_permutations(jobs[i]);
-  const bool five = schedule_cost<Avx2Perm5, Avx2Perm>(perms, n) < schedule_cost<Avx2Perm, Avx2Perm>(perms, n);
+  // Five only for a predicted saving of 5% or more: the fifth lane's cost varies with what runs
+  // around it (NTRU's coin expansion, whose schedules differ by a step or less, ran slower on it).
+  const bool five =
+      20 * schedule_cost<Avx2Perm5, Avx2Perm>(perms, n) <= 19 * schedule_cost<Avx2Perm, Avx2Perm>(perms, n);
   memo.key[memo.next] = key;
   memo.five[memo.next] = five;
   memo.next = (memo.next + 1) % 4;
