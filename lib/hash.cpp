@@ -168,6 +168,16 @@ void KeccakSponge<Rounds>::absorb(ByteView in) noexcept {
 }
 
 template <int Rounds>
+void KeccakSponge<Rounds>::store_state(std::uint64_t out[25]) const noexcept {
+  std::memcpy(out, m_state, sizeof m_state);
+}
+
+template <int Rounds>
+void KeccakSponge<Rounds>::load_state(const std::uint64_t in[25]) noexcept {
+  std::memcpy(m_state, in, sizeof m_state);
+}
+
+template <int Rounds>
 void KeccakSponge<Rounds>::squeeze(std::span<std::uint8_t> out) noexcept {
   if (!m_squeezing) {  // pad10*1 after the domain bits, then the first block is ready
     m_state[m_pos / 8] ^= static_cast<std::uint64_t>(m_ds) << (8 * (m_pos % 8));
@@ -222,8 +232,13 @@ void keccak_jobs_ref(const KeccakJob* jobs, int n) noexcept {
   for (int i = 0; i < n; ++i) {
     const KeccakJob& job = jobs[i];
     Sponge sponge(job.rate, job.ds);  // wiped by its destructor
+    if (job.state != nullptr) sponge.load_state(job.state);
     sponge.absorb({job.in[0], job.inlen[0]});
     sponge.absorb({job.in[1], job.inlen[1]});
+    if (job.keep_state) {
+      sponge.store_state(job.state);
+      continue;
+    }
     if (job.consume == nullptr) {
       sponge.squeeze({job.out, job.outlen});
       continue;

@@ -66,6 +66,12 @@ public:
   void absorb(ByteView in) noexcept;
   /// Read the next out.size() bytes of the output stream (pads on the first call).
   void squeeze(std::span<std::uint8_t> out) noexcept;
+  /// The 25 words of the state, to go on later with load_state (a sponge absorbed in parts, as
+  /// ML-KEM key generation hashes ek row by row). Only at a block boundary, before squeezing:
+  /// whole blocks absorbed since the start or the last load_state.
+  void store_state(std::uint64_t out[25]) const noexcept;
+  /// Starts from a state store_state gave, at a block boundary. Precondition: nothing absorbed.
+  void load_state(const std::uint64_t in[25]) noexcept;
 
 private:
   std::uint64_t m_state[25] = {};

@@ -25,6 +25,12 @@ struct KeccakJob {
   /// For scheduling only: how many blocks `consume` is expected to ask for (0: one). A wrong
   /// guess costs time, never correctness.
   std::size_t expected_blocks = 0;
+  /// A sponge absorbed in parts: with `state` set, the sponge starts from these 25 words (a state
+  /// an earlier job kept) instead of zero; with keep_state too, it absorbs the message, which is
+  /// then a whole number (at least one) of blocks, without padding or output, and writes its
+  /// state back to `state` (out, outlen and consume unused).
+  std::uint64_t* state = nullptr;
+  bool keep_state = false;
 };
 
 }  // namespace pqkem

@@ -48,6 +48,22 @@ struct XofBatch : XofBatchData {
     hash_len[n_hash][0] = a.size();
     hash_in[n_hash][1] = b.data();
     hash_len[n_hash][1] = b.size();
+    hash_state[n_hash] = nullptr;
+    hash_keep[n_hash] = false;
+    ++n_hash;
+  }
+  /// SHA3-256 absorbed in parts: from `state` (25 words; zero for a new hash), absorb `a`. With
+  /// keep, `a` is whole blocks of 136 bytes (at least one) and the state goes back to `state`;
+  /// without, the hash is padded and written to out.
+  void add_hash_part(std::uint64_t* state, bool keep, std::uint8_t* out, ByteView a) {
+    hash_shake[n_hash] = false;
+    hash_out[n_hash] = out;
+    hash_in[n_hash][0] = a.data();
+    hash_len[n_hash][0] = a.size();
+    hash_in[n_hash][1] = nullptr;
+    hash_len[n_hash][1] = 0;
+    hash_state[n_hash] = state;
+    hash_keep[n_hash] = keep;
     ++n_hash;
   }
   /// entry = SampleNTT(r || x || y); every entry of a batch uses the same r.
@@ -202,7 +218,16 @@ struct RefBackend {
     for (int i = 0; i < b.n_hash; ++i) {
       const auto out = std::span<std::uint8_t, 32>(b.hash_out[i], 32);
       const ByteView x(b.hash_in[i][0], b.hash_len[i][0]), y(b.hash_in[i][1], b.hash_len[i][1]);
-      if (b.hash_shake[i])
+      if (b.hash_state[i] != nullptr) {  // SHA3-256 absorbed in parts
+        hash::Sponge sponge(136, 0x06);
+        sponge.load_state(b.hash_state[i]);
+        sponge.absorb(x);
+        sponge.absorb(y);
+        if (b.hash_keep[i])
+          sponge.store_state(b.hash_state[i]);
+        else
+          sponge.squeeze(out);
+      } else if (b.hash_shake[i])
         hash::shake256(out, {x, y});
       else
         hash::sha3_256(out, {x, y});

@@ -22,10 +22,10 @@ void keygen_internal(std::span<const std::uint8_t, 32> d, std::span<const std::u
   auto dk_h = dk.template subspan<P::dk_pke_bytes + P::ek_bytes, 32>();
   auto dk_z = dk.template subspan<P::dk_pke_bytes + P::ek_bytes + 32, 32>();
 
-  kpke_keygen<P, B>(d, ek, dk_pke);
+  kpke_keygen<P, B>(d, ek, dk_pke, dk_h);  // H(ek) too, hashed as ek is written
   ct::declassify(ek.data(), ek.size());
+  ct::declassify(dk_h.data(), dk_h.size());
   std::copy(ek.begin(), ek.end(), dk_ek.begin());
-  B::sha3_256(dk_h, ek, {});
   std::copy(z.begin(), z.end(), dk_z.begin());
 }
 

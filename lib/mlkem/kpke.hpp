@@ -13,10 +13,11 @@
 
 namespace pqkem::mlkem {
 
-/// K-PKE.KeyGen (Algorithm 13) from the 32-byte seed d.
+/// K-PKE.KeyGen (Algorithm 13) from the 32-byte seed d, and H(ek) (ML-KEM.KeyGen_internal's
+/// step 3), hashed as ek is written.
 template <class P, class B>
 void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
-                 std::span<std::uint8_t, P::dk_pke_bytes> dk_pke);
+                 std::span<std::uint8_t, P::dk_pke_bytes> dk_pke, std::span<std::uint8_t, 32> h_ek);
 
 /// A K x K matrix of the backend's NTT-domain type.
 template <class B, int K>

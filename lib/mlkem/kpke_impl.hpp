@@ -36,8 +36,9 @@ using NttVec = std::array<typename B::NttPoly, K>;
 
 template <class P, class B>
 void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P::ek_bytes> ek,
-                 std::span<std::uint8_t, P::dk_pke_bytes> dk_pke) {
+                 std::span<std::uint8_t, P::dk_pke_bytes> dk_pke, std::span<std::uint8_t, 32> h_ek) {
   constexpr int K = P::k;
+  constexpr std::size_t kRateH = 136;  // SHA3-256
   // (rho, sigma) <- G(d || k)
   Secret<64> rho_sigma;
   const std::uint8_t k_byte[1] = {static_cast<std::uint8_t>(K)};
@@ -46,15 +47,29 @@ void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P:
   const auto sigma = std::span<const std::uint8_t, 32>(rho_sigma.bytes + 32, 32);
   ct::declassify(rho.data(), rho.size());  // rho becomes part of the public key
 
-  // s (nonces 0..K-1) and e (K..2K-1), both eta1, and A^ (rho is public), in one batch.
+  // A^ row by row, so that H(ek) need not wait for all of ek: ek = t_0 || ... || t_{K-1} || rho
+  // is hashed as its rows are written, each batch after the first absorbing the whole blocks of
+  // H that the rows before it completed, beside the next row's SampleNTT. Only ek's last 4
+  // blocks remain after the last row, instead of all 6, 9 or 12 (ML-KEM-512, -768, -1024). The
+  // first batch also takes s (nonces 0..K-1) and e (K..2K-1), both eta1. For K = 2 both rows go
+  // in the first batch, which packs its sponges into as few steps as two batches would.
+  constexpr int kFirstRows = K == 2 ? 2 : 1;
   std::array<Poly, 2 * K> noise;
   NttVec<B, K> s_hat, e_hat;
   WipeOnExit wipe(noise, s_hat, e_hat);
   NttMatrix<B, K> a;
-  XofBatch<typename B::NttPoly> batch;
-  batch.template add_matrix<K>(a, rho, false);
-  batch.add_noise(noise.data(), 2 * K, P::eta1, sigma, 0);
-  B::run_xof_batch(batch);
+  std::uint64_t h_state[25] = {};  // H's sponge over ek: public
+  std::size_t absorbed = 0;        // bytes of ek in h_state
+  const auto add_row = [&](XofBatch<typename B::NttPoly>& batch, int i) {
+    for (int j = 0; j < K; ++j)  // a[i][j] = SampleNTT(rho || j || i)
+      batch.add_matrix_entry(a[i][j], rho, static_cast<std::uint8_t>(j), static_cast<std::uint8_t>(i));
+  };
+  {
+    XofBatch<typename B::NttPoly> batch;
+    for (int i = 0; i < kFirstRows; ++i) add_row(batch, i);
+    batch.add_noise(noise.data(), 2 * K, P::eta1, sigma, 0);
+    B::run_xof_batch(batch);
+  }
   for (int i = 0; i < K; ++i) {
     s_hat[i] = B::ntt(noise[i]);
     e_hat[i] = B::ntt(noise[K + i]);
@@ -62,12 +77,28 @@ void kpke_keygen(std::span<const std::uint8_t, 32> d, std::span<std::uint8_t, P:
 
   // t^ = A^ o s^ + e^. The inner product leaves a factor R^-1, which the to_mont step cancels.
   for (int i = 0; i < K; ++i) {
+    if (i >= kFirstRows) {
+      XofBatch<typename B::NttPoly> batch;
+      const std::size_t written = kPolyBytes * static_cast<std::size_t>(i);
+      const std::size_t blocks = (written - absorbed) / kRateH * kRateH;  // public lengths
+      if (blocks > 0) batch.add_hash_part(h_state, true, nullptr, ek.subspan(absorbed, blocks));
+      absorbed += blocks;
+      add_row(batch, i);
+      B::run_xof_batch(batch);
+    }
     typename B::NttPoly t;
     B::inner_product(t, a[i].data(), s_hat.data(), K);  // |t_i| <= (q-1)/2
     B::tomont_add_reduce(t, e_hat[i]);
-    B::encode12(t, ek.subspan(kPolyBytes * i).template first<kPolyBytes>());
+    const auto row = ek.subspan(kPolyBytes * i).template first<kPolyBytes>();
+    B::encode12(t, row);
+    ct::declassify(row.data(), row.size());  // t is the public key
   }
   std::copy(rho.begin(), rho.end(), ek.begin() + kPolyBytes * K);
+  {  // H(ek): the rest of ek, padded
+    XofBatch<typename B::NttPoly> batch;
+    batch.add_hash_part(h_state, false, h_ek.data(), ek.subspan(absorbed));
+    B::run_xof_batch(batch);
+  }
   for (int i = 0; i < K; ++i) B::encode12(s_hat[i], dk_pke.subspan(kPolyBytes * i).template first<kPolyBytes>());
 }
 

@@ -9,7 +9,10 @@
 namespace pqkem::mlkem {
 
 /// - hash[i], i < n_hash (<= 2): SHA3-256 (hash_shake false) or SHAKE256 with 32 output bytes
-///   (true) of hash_in[i][0] || hash_in[i][1] into hash_out[i] (32 bytes);
+///   (true) of hash_in[i][0] || hash_in[i][1] into hash_out[i] (32 bytes); with hash_state[i]
+///   set (SHA3-256 only), a hash absorbed in parts (KeccakJob::state): it starts from those 25
+///   words, and with hash_keep[i] absorbs whole 136-byte blocks and writes the state back
+///   instead of padding and writing a hash;
 /// - matrix[i], i < n_matrix (<= 16): SampleNTT(rho || xy[i][0] || xy[i][1]) in the backend's
 ///   order of T_q, 0 <= a_i < q;
 /// - noise[i], i < n_noise (<= 9): SamplePolyCBD_eta[i](PRF_eta[i](sigma, nonce[i])), eta[i] in
@@ -21,6 +24,8 @@ struct XofBatchData {
   std::uint8_t* hash_out[2] = {};
   const std::uint8_t* hash_in[2][2] = {};
   std::size_t hash_len[2][2] = {};
+  std::uint64_t* hash_state[2] = {};
+  bool hash_keep[2] = {};
   const std::uint8_t* rho = nullptr;
   int n_matrix = 0;
   std::int16_t* matrix[16] = {};

@@ -115,7 +115,10 @@ struct BlockSink {
   }
 };
 
-/// Random batches of up to max_jobs sponges through `run` (a keccak_jobs_* scheduler).
+/// Random batches of up to max_jobs sponges through `run` (a keccak_jobs_* scheduler). About a
+/// third of the fixed-output sponges of a block or more are absorbed in parts: the batch absorbs
+/// a whole number of blocks into a kept state (KeccakJob::keep_state), and a second batch
+/// finishes them from it, beside each other.
 void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) noexcept, int max_jobs) {
   const auto random_bytes = [&](std::size_t n) {
     std::vector<std::uint8_t> v(n);
@@ -127,9 +130,10 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) 
     const int n = 1 + static_cast<int>(rng() % static_cast<unsigned>(max_jobs));
     std::vector<Kind> kind(n);
     std::vector<std::vector<std::uint8_t>> msg(n), out(n);
-    std::vector<std::size_t> split(n), outlen(n);
+    std::vector<std::size_t> split(n), outlen(n), kept(n, 0);
     std::vector<BlockSink> sink(n);
     std::vector<KeccakJob> jobs(n);
+    std::vector<std::array<std::uint64_t, 25>> state(n);
     for (int i = 0; i < n; ++i) {
       kind[i] = kinds[rng() % 4];
       const std::size_t len = static_cast<std::size_t>(rng() % (5 * kind[i].rate + 4));
@@ -150,8 +154,24 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) 
                  consumer ? &BlockSink::take : nullptr,
                  consumer ? &sink[i] : nullptr,
                  consumer ? static_cast<std::size_t>(rng() % 6) : 0};  // a guess, right or wrong
+      if (!consumer && len >= kind[i].rate && rng() % 3 == 0) {  // absorbed in parts
+        kept[i] = kind[i].rate * (1 + static_cast<std::size_t>(rng() % (len / kind[i].rate)));
+        split[i] = static_cast<std::size_t>(rng() % (kept[i] + 1));
+        state[i].fill(0);
+        jobs[i].in[1] = msg[i].data() + split[i];
+        jobs[i].inlen[0] = split[i];
+        jobs[i].inlen[1] = kept[i] - split[i];
+        jobs[i].state = state[i].data();
+        jobs[i].keep_state = true;
+      }
     }
     run(jobs.data(), n);
+    std::vector<KeccakJob> rest;  // the parted sponges, from their kept states
+    for (int i = 0; i < n; ++i)
+      if (kept[i] > 0)
+        rest.push_back({kind[i].rate, kind[i].ds, {msg[i].data() + kept[i], nullptr}, {msg[i].size() - kept[i], 0},
+                        out[i].data(), outlen[i], nullptr, nullptr, 0, state[i].data(), false});
+    if (!rest.empty()) run(rest.data(), static_cast<int>(rest.size()));
     for (int i = 0; i < n; ++i) {
       const ByteView m(msg[i].data(), msg[i].size());
       if (jobs[i].consume != nullptr) {
@@ -159,7 +179,8 @@ void check_keccak_jobs(std::mt19937_64& rng, void (*run)(const KeccakJob*, int) 
             << "batch " << t << " job " << i << " (consumer, rate " << kind[i].rate << ")";
       } else {
         ASSERT_EQ(out[i], portable_sponge(kind[i], m, outlen[i]))
-            << "batch " << t << " job " << i << " (rate " << kind[i].rate << ", length " << m.size() << ")";
+            << "batch " << t << " job " << i << " (rate " << kind[i].rate << ", length " << m.size() << ", kept "
+            << kept[i] << ")";
       }
     }
   }

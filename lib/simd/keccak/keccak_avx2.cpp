@@ -198,16 +198,18 @@ bool five_lanes_pay(const KeccakJob* jobs, int n) {
   for (int i = 0; i < n; ++i) {
     const KeccakJob& j = jobs[i];
     const std::uint64_t v = (j.inlen[0] + j.inlen[1]) ^ (std::uint64_t{j.rate} << 16) ^ (std::uint64_t{j.outlen} << 24) ^
-                            (std::uint64_t{j.expected_blocks} << 48) ^ (std::uint64_t{j.consume != nullptr} << 56);
+                            (std::uint64_t{j.expected_blocks} << 48) ^ (std::uint64_t{j.consume != nullptr} << 56) ^
+                            (std::uint64_t{j.keep_state} << 57);
     key = (key ^ v) * 0x9E3779B97F4A7C15ULL;
   }
+  constexpr unsigned kShapes = 8;  // ML-KEM's operations run up to 7 shapes
   struct Memo {
-    std::uint64_t key[4];
-    bool five[4];
+    std::uint64_t key[kShapes];
+    bool five[kShapes];
     unsigned next;
   };
   thread_local Memo memo{};
-  for (int k = 0; k < 4; ++k)
+  for (unsigned k = 0; k < kShapes; ++k)
     if (memo.key[k] == key) return memo.five[k];
   int perms[kMaxJobs];
   for (int i = 0; i < n; ++i) perms[i] = job_permutations(jobs[i]);
@@ -217,7 +219,7 @@ bool five_lanes_pay(const KeccakJob* jobs, int n) {
       20 * schedule_cost<Avx2Perm5, Avx2Perm>(perms, n) <= 19 * schedule_cost<Avx2Perm, Avx2Perm>(perms, n);
   memo.key[memo.next] = key;
   memo.five[memo.next] = five;
-  memo.next = (memo.next + 1) % 4;
+  memo.next = (memo.next + 1) % kShapes;
   return five;
 }
 

@@ -48,7 +48,7 @@ template <std::size_t Rate, int Stride>
 inline void absorb_block(std::uint64_t* w, const KeccakJob& job, std::size_t b, std::size_t nblocks) {
   constexpr std::size_t kWords = Rate / 8;
   const std::size_t off = b * Rate, len0 = job.inlen[0];
-  if (b + 1 < nblocks) {
+  if (b + 1 < nblocks || job.keep_state) {
     const std::uint8_t* src = off + Rate <= len0 ? job.in[0] + off : off >= len0 ? job.in[1] + (off - len0) : nullptr;
     if (src != nullptr) {
 #pragma GCC unroll 21
@@ -87,6 +87,10 @@ bool lane_step_at(JobLane& l, std::uint64_t* w, const std::uint8_t* squeezed) {
     absorb_block<Rate, Stride>(w, job, l.block, l.nblocks);
     ++l.block;
     return true;
+  }
+  if (job.keep_state) {  // every block absorbed and permuted: hand the state back
+    for (int i = 0; i < 25; ++i) job.state[i] = w[Stride * i];
+    return false;
   }
   if (job.consume != nullptr) return job.consume(job.ctx, squeezed);
   const std::size_t n = job.outlen - l.done < Rate ? job.outlen - l.done : Rate;
@@ -178,8 +182,10 @@ int run_lanes(JobLanes<P>& L, const KeccakJob* jobs, int n, int& next, int stop_
     L.lane[j].job = nullptr;
     if (next == n) return;
     const KeccakJob& job = jobs[next++];
-    L.lane[j] = {&job, 0, whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + 1, 0};
-    for (int i = 0; i < 25; ++i) L.word(j, i) = 0;
+    // The blocks to absorb: the padded message's, or a kept state's whole blocks (no padding).
+    const std::size_t whole = whole_blocks(job.inlen[0] + job.inlen[1], job.rate);
+    L.lane[j] = {&job, 0, job.keep_state ? whole : whole + 1, 0};
+    for (int i = 0; i < 25; ++i) L.word(j, i) = job.state != nullptr ? job.state[i] : 0;
     L.step(j, nullptr);
   };
   for (int j = 0; j < W; ++j)
@@ -237,6 +243,7 @@ void finish_alone(JobLanes<P>& L, std::uint64_t one[25]) {
 /// The permutations a job runs for, as lane_step counts them: one per absorbed block after the
 /// first, then one per squeezed block (a consumer's: its expected_blocks).
 inline int job_permutations(const KeccakJob& job) {
+  if (job.keep_state) return static_cast<int>(whole_blocks(job.inlen[0] + job.inlen[1], job.rate));
   const std::size_t squeezed = job.consume != nullptr ? job.expected_blocks
                                                       : whole_blocks(job.outlen + job.rate - 1, job.rate);
   return static_cast<int>(whole_blocks(job.inlen[0] + job.inlen[1], job.rate) + (squeezed > 0 ? squeezed : 1));

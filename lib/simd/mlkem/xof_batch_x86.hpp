@@ -49,7 +49,10 @@ void run_mlkem_xof_batch(const mlkem::XofBatchData& b) noexcept {
                  b.hash_out[i],
                  32,
                  nullptr,
-                 nullptr};
+                 nullptr,
+                 0,
+                 b.hash_state[i],
+                 b.hash_keep[i]};
   // A SampleNTT stream is expected to take 3 blocks: 504 bytes give 256 coefficients below q
   // with probability 0.993 (binomial, 336 candidates, p = 3329/4096).
   for (int i = 0; i < b.n_matrix; ++i) {
