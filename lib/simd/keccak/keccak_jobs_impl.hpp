@@ -138,6 +138,13 @@ inline void extract_group(const std::uint64_t* s, int g, std::uint8_t* const out
     for (int j = 0; j < 4; ++j) memcpy(out[j] + off + 8 * words, base + W * words + j, tail);
 }
 
+/// A lane for `job`, before its first block: the blocks to absorb are the padded message's, or
+/// a kept state's whole blocks (no padding).
+inline JobLane new_lane(const KeccakJob& job) {
+  const std::size_t whole = whole_blocks(job.inlen[0] + job.inlen[1], job.rate);
+  return {&job, 0, job.keep_state ? whole : whole + 1, 0};
+}
+
 /// The lanes of one permutation policy P: P::kVector states interleaved for the vector unit
 /// (lane (x, y) of state j at s[kVector (x + 5 y) + j]), then, when P::kWidth = kVector + 1, one
 /// more state in plain order at s + 25 kVector, which P::permute runs on the integer unit beside
@@ -182,9 +189,7 @@ int run_lanes(JobLanes<P>& L, const KeccakJob* jobs, int n, int& next, int stop_
     L.lane[j].job = nullptr;
     if (next == n) return;
     const KeccakJob& job = jobs[next++];
-    // The blocks to absorb: the padded message's, or a kept state's whole blocks (no padding).
-    const std::size_t whole = whole_blocks(job.inlen[0] + job.inlen[1], job.rate);
-    L.lane[j] = {&job, 0, job.keep_state ? whole : whole + 1, 0};
+    L.lane[j] = new_lane(job);
     for (int i = 0; i < 25; ++i) L.word(j, i) = job.state != nullptr ? job.state[i] : 0;
     L.step(j, nullptr);
   };
@@ -283,6 +288,17 @@ int schedule_cost(const int* perms, int n) {
 /// buffer is wiped on return (they may hold secrets: PRF on sigma, G on m, J on z).
 template <class Wide, class Narrow>
 void run_keccak_jobs(const KeccakJob* jobs, int n) {
+  if (n == 1) {  // one sponge (the end of H(ek), say): the 1-way permutation, no lanes to set up
+    alignas(8) std::uint64_t one[25];  // 200 bytes: rate + 8 readable too
+    JobLane lane = new_lane(jobs[0]);
+    for (int i = 0; i < 25; ++i) one[i] = jobs[0].state != nullptr ? jobs[0].state[i] : 0;
+    lane_step<1>(lane, one, nullptr);
+    do Wide::permute1(one);
+    while (lane_step<1>(lane, one, reinterpret_cast<const std::uint8_t*>(one)));
+    secure_wipe(one, sizeof one);
+    _mm256_zeroupper();
+    return;
+  }
   JobLanes<Wide> wide;
   JobLanes<Narrow> narrow;
   alignas(8) std::uint64_t one[25];  // 200 bytes: rate + 8 readable too
