@@ -319,9 +319,6 @@ void run_keccak_jobs(const KeccakJob* jobs, int n) {
   }
   wide.wipe();
   secure_wipe(one, sizeof one);
-  // Measured: without this, NTRU-HRSS-701 key generation (its coin expansion on five lanes) ran
-  // 25% slower under avx2, though every operation returns with XINUSE clean (the tests check).
-  _mm256_zeroupper();
 }
 
 /// SHA3-256(a) and SHA3-256(b0 || b1) as one batch (NTRU decapsulation's hash pair).
