@@ -66,12 +66,12 @@ static_assert([] {
 
 /// The lanes of each permutation for the batch scheduler (keccak_jobs_impl.hpp).
 struct X4Perm {
-  static constexpr int kVector = 4, kWidth = 4, kCost = 100, kCost1 = 100;
+  static constexpr int kVector = 4, kWidth = 4;
   static void permute(std::uint64_t* s) { keccak_f1600_x4_avx512(s); }
   static void permute1(std::uint64_t* s) { avx2::keccak_f1600_x1_avx2(s); }
 };
 struct X8Perm {
-  static constexpr int kVector = 8, kWidth = 8, kCost = 104, kCost1 = 100;
+  static constexpr int kVector = 8, kWidth = 8;
   static void permute(std::uint64_t* s) { keccak_f1600_x8_avx512(s); }
   static void permute1(std::uint64_t* s) { avx2::keccak_f1600_x1_avx2(s); }
 };
