@@ -229,20 +229,26 @@ void move_lanes(JobLanes<F>& from, JobLanes<T>& to) {
   }
 }
 
-/// The last busy lane of L goes on alone, on the cheaper 1-way permutation, in `one`.
+/// A sponge goes on alone from the state `one` (its next block absorbed), on the cheaper 1-way
+/// permutation, to its end.
+template <class One>
+void run_alone(JobLane lane, std::uint64_t one[25]) {
+  // GCC vectorises the callers' copies into `one` and then calls the (scalar, same-file)
+  // permutation and the consumer without the vzeroupper it puts before other calls, so the upper
+  // halves of the vector registers stayed dirty into the caller's SSE code (portable NTRU ran
+  // 2.5x slower after it). Clear them here; the tests check the state on return.
+  _mm256_zeroupper();
+  do One::permute1(one);
+  while (lane_step<1>(lane, one, reinterpret_cast<const std::uint8_t*>(one)));
+}
+
+/// The last busy lane of L goes on alone, in `one`.
 template <class P, class One>
 void finish_alone(JobLanes<P>& L, std::uint64_t one[25]) {
   int last = 0;
   while (L.lane[last].job == nullptr) ++last;
-  JobLane lane = L.lane[last];
   for (int i = 0; i < 25; ++i) one[i] = L.word(last, i);
-  // GCC vectorises that copy and then calls the (scalar, same-file) permutation and the
-  // consumer without the vzeroupper it puts before other calls, so the upper halves of the
-  // vector registers stayed dirty into the caller's SSE code (portable NTRU ran 2.5x slower
-  // after it). Clear them here; the tests check the state on return.
-  _mm256_zeroupper();
-  do One::permute1(one);
-  while (lane_step<1>(lane, one, reinterpret_cast<const std::uint8_t*>(one)));
+  run_alone<One>(L.lane[last], one);
 }
 
 /// The permutations a job runs for, as lane_step counts them: one per absorbed block after the
@@ -293,10 +299,8 @@ void run_keccak_jobs(const KeccakJob* jobs, int n) {
     JobLane lane = new_lane(jobs[0]);
     for (int i = 0; i < 25; ++i) one[i] = jobs[0].state != nullptr ? jobs[0].state[i] : 0;
     lane_step<1>(lane, one, nullptr);
-    do Wide::permute1(one);
-    while (lane_step<1>(lane, one, reinterpret_cast<const std::uint8_t*>(one)));
+    run_alone<Wide>(lane, one);
     secure_wipe(one, sizeof one);
-    _mm256_zeroupper();
     return;
   }
   JobLanes<Wide> wide;
