@@ -7,7 +7,9 @@
 
 namespace pqkem::mlkem {
 
-/// Montgomery reduction. In: -q 2^15 <= a < q 2^15. Out: r == a * R^-1 (mod q), |r| < q.
+/// Montgomery reduction. In: -q 2^15 <= a < q 2^15. Out: r == a * R^-1 (mod q), |r| < q, and
+/// |r| <= (|a| + q 2^15) / 2^16. Every bound in this file holds for every input of its contract
+/// (tests/proof/mlkem_scalar_proof.cpp checks them all).
 constexpr std::int16_t montgomery_reduce(std::int32_t a) noexcept {
   const auto t = static_cast<std::int16_t>(static_cast<std::int16_t>(a) * kQInv);
   return static_cast<std::int16_t>((a - static_cast<std::int32_t>(t) * kQ) >> 16);

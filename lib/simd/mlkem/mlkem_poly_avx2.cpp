@@ -76,7 +76,7 @@ alignas(32) constexpr Tables kT = make_tables();
 inline __m256i vz(const ZVec& v) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.z)); }
 inline __m256i vzt(const ZVec& v) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.zt)); }
 
-/// 128^-1 R^2 mod q: the final scaling of NTT^-1 (as in ntt.cpp).
+/// 128^-1 R^2 mod q: the final scaling of NTT^-1 (as in ntt_code.hpp).
 constexpr std::int16_t kInvScale = 1441;
 
 // Cooley-Tukey butterfly (forward): t = zeta y; y = x - t; x = x + t.
@@ -101,8 +101,9 @@ void transpose_avx2(std::int16_t a[256]) noexcept { transpose16_mem(a, a); }
 
 // Layers 1..4 pair registers i and i + 8, 4, 2, 1 with one zeta per block (broadcast);
 // layers 5..7 run after the 16 x 16 transposition as vertical butterflies with per-lane zetas.
-// The butterflies and reductions are those of ntt.cpp, so the result is bit-exact. Bounds: each
-// layer adds less than q, so |a_i| < 8q < 2^15 before the final Barrett reduction.
+// The butterflies and reductions are those of ntt_code.hpp, so the result is bit-exact. Bounds:
+// each layer adds less than q, so |a_i| < 8q < 2^15 before the final Barrett reduction (the
+// portable code's proven bound, the same values, is 16180 < 5q).
 //
 // Half a polynomial at a time: the transposition splits into an 8 x 8 transposition inside the
 // 128-bit lanes of each half (registers 0..7, 8..15) and an exchange of 128-bit lanes between
@@ -163,7 +164,7 @@ void ntt_avx2(std::int16_t a[256]) noexcept {
   }
 }
 
-// Mirror image of ntt_avx2, with the reductions of ntt.cpp: sums Barrett-reduced at
+// Mirror image of ntt_avx2, with the reductions of ntt_code.hpp: sums Barrett-reduced at
 // layers 5 and 2, then the scaling by 128^-1 R^2. Bounds as in NttPlanEntry::inverse. The same
 // four passes in reverse (the in-lane transpositions and the lane exchange commute): 241-252 ->
 // 118-123 ticks a call.
@@ -201,7 +202,7 @@ void inverse_ntt_avx2(std::int16_t a[256]) noexcept {
     transpose8x8<16>(r, r);
     x86::ntt_layers_2_to_4<true>(r, [h](__m256i& x, __m256i& y, int m, int j) {
       const std::int16_t z = zeta(x86::inverse_ntt_zeta_index(m, h + j));
-      if (m == 2)  // layer 2 reduces its sums (ntt.cpp)
+      if (m == 2)  // layer 2 reduces its sums (ntt_code.hpp)
         gs_bfly<true>(x, y, _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
       else
         gs_bfly<false>(x, y, _mm256_set1_epi16(z), _mm256_set1_epi16(twist(z)));
@@ -225,7 +226,7 @@ void inverse_ntt_avx2(std::int16_t a[256]) noexcept {
 namespace {
 
 // BaseCaseMultiply (Algorithm 12) on registers (2m, 2m+1) of a and b: 16 pairs at once,
-// with the operations of ntt.cpp's multiply_ntts_acc_ref, so c0, c1 are bit-exact.
+// with the operations of ntt_code.hpp's multiply_ntts_acc, so c0, c1 are bit-exact.
 inline void basemul_pair(__m256i& c0, __m256i& c1, const std::int16_t* a, const std::int16_t* b, int m) {
   const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * m));
   const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * m + 16));

@@ -117,7 +117,7 @@ constexpr NttTables make_ntt_tables() {
 alignas(64) constexpr NttTables kNtt = make_ntt_tables();
 inline ZPair zp(const Zmm16& v) { return {_mm512_load_si512(v.z), _mm512_load_si512(v.zt)}; }
 
-// The butterflies of the AVX2 kernel (ntt.cpp's arithmetic), 32 lanes.
+// The butterflies of the AVX2 kernel (ntt_code.hpp's arithmetic), 32 lanes.
 inline void ct_bfly(__m512i& x, __m512i& y, ZPair z) {
   const __m512i t = mul_zeta(y, z.z, z.zt);
   y = _mm512_sub_epi16(x, t);
@@ -252,7 +252,7 @@ void inverse_ntt_avx512(std::int16_t a[256]) noexcept {
     for (int j = 0; j < 8; ++j) store_halves(a, j, r[j]);
   }
   {                                           // inverse layer 1 (rows i and i + 8) and the scaling by 128^-1 R^2
-    constexpr std::int16_t kInvScale = 1441;  // as in ntt.cpp and the AVX2 kernel
+    constexpr std::int16_t kInvScale = 1441;  // as in ntt_code.hpp and the AVX2 kernel
     const ZPair z{set16(kZ.z[1]), set16(twist(kZ.z[1]))};
     const __m512i sc = set16(kInvScale), sct = set16(twist(kInvScale));
 #pragma GCC unroll 4
