@@ -27,7 +27,7 @@ void poly_rq_to_s3_ref(Poly<P>& r, const Poly<P>& a) noexcept {
   static_assert(3 * (P::q + 2) < 65536);
   const auto lift = [](std::uint32_t v) noexcept -> std::uint16_t {
     const std::uint32_t c = v & (P::q - 1);
-    return static_cast<std::uint16_t>(c + (c >> (P::logq - 1)) * minus_q_mod_3);  // < q + 2
+    return static_cast<std::uint16_t>(c + (c >> (P::logq - 1)) * minus_q_mod_3);  // <= q + 1
   };
   const std::uint16_t t = static_cast<std::uint16_t>(2 * lift(a.c[P::n - 1]));  // read before r is written
   for (std::size_t i = 0; i < P::n; ++i) {
@@ -70,7 +70,7 @@ void poly_lift_ref(Poly<P>& r, const Poly<P>& m) noexcept {
     constexpr std::uint32_t n_inv_mod_3 = P::n % 3;
     static_assert(n_inv_mod_3 != 0);
     std::uint32_t m1 = 0;
-    for (std::size_t i = 0; i < P::n; ++i) m1 += mm.c[i];           // <= 2n
+    for (std::size_t i = 0; i < P::n; ++i) m1 += mm.c[i];           // <= 2 (n - 1)
     const std::uint32_t k = mod3(3 * 2 * P::n - m1 * n_inv_mod_3);  // -m(1)/n mod 3 (non-negative)
     // The prefix sums first, without reduction (at most 4 (n - 1) < 2^16: a one-add dependency
     // chain instead of a multiply-based mod 3 per step), then -prefix mod 3 in a loop that

@@ -21,7 +21,7 @@ static_assert(byte_div3_is_exact());
 template <class P>
 void sample_iid(Poly<P>& r, std::span<const std::uint8_t, P::sample_iid_bytes> u) noexcept {
   // Pr[0] = 86/256, Pr[1] = Pr[2] = 85/256. For a byte x, floor(x / 3) = (x * 171) >> 9 (checked
-  // below for all 256 values): a 16-bit product, so the loop vectorizes.
+  // above for all 256 values): a 16-bit product, so the loop vectorizes.
   for (std::size_t i = 0; i + 1 < P::n; ++i) {
     const std::uint16_t x = u[i];
     r.c[i] = static_cast<std::uint16_t>(x - 3 * static_cast<std::uint16_t>(static_cast<std::uint16_t>(x * 171) >> 9));

@@ -95,7 +95,7 @@ void PQKEM_NTRU_KERNEL(poly_lift_hrss)(std::uint16_t* r, const std::uint16_t* m,
   std::memcpy(b, m, 2 * static_cast<std::size_t>(n));
   std::memset(b + n, 0, 2 * static_cast<std::size_t>(pad - n));
   // mm = m mod (3, Phi_n): (m_i + 2 m_{n-1}) mod 3 (<= 6 before the reduction); lanes from n
-  // on are zeroed. m1 = mm(1) (<= 2n).
+  // on are zeroed. m1 = mm(1) (<= 2 (n - 1)).
   const __m256i t = _mm256_set1_epi16(static_cast<short>(2 * m[n - 1]));
   __m256i sum = _mm256_setzero_si256();
   for (int i = 0; i < pad; i += 16) {  // public bounds
