@@ -50,7 +50,16 @@ struct Record {
   std::vector<std::string> failures;
   int failure_count = 0;
   std::array<std::int32_t, 8> sum{}, diff{}, product{}, reduced{};
+  /// A coefficient (result index) where each of those largest values was reached.
+  std::array<int, 8> sum_at{}, diff_at{}, product_at{}, reduced_at{};
   int layer = 0;  ///< the layer of the last sum or difference (Barrett reduces the sum just made)
+  /// Keeps the largest magnitude seen of one kind at one layer, and where it was.
+  static void note(std::array<std::int32_t, 8>& most, std::array<int, 8>& at, int layer, const Abs& v) {
+    if (v.mag() > most[layer]) {
+      most[layer] = v.mag();
+      at[layer] = v.slot;
+    }
+  }
   void fail(const std::string& what) {
     if (++failure_count <= kMaxFailures) failures.push_back(where + ": " + what);
   }
@@ -109,7 +118,7 @@ inline Abs add16(const Abs& a, const Abs& b) {
   rec.layer = layer;
   Abs r{a.lo + b.lo, a.hi + b.hi, join_mont(a, b, "sum"), std::min(a.slot, b.slot)};
   r = checked_int16(r, pair_text(a, b) + ": sum");
-  rec.sum[layer] = std::max(rec.sum[layer], r.mag());
+  Record::note(rec.sum, rec.sum_at, layer, r);
   return r;
 }
 
@@ -120,7 +129,7 @@ inline Abs sub16(const Abs& a, const Abs& b) {
   rec.layer = layer;
   Abs r{a.lo - b.hi, a.hi - b.lo, join_mont(a, b, "difference"), std::max(a.slot, b.slot)};
   r = checked_int16(r, pair_text(a, b) + ": difference");
-  rec.diff[layer] = std::max(rec.diff[layer], r.mag());
+  Record::note(rec.diff, rec.diff_at, layer, r);
   return r;
 }
 
@@ -154,8 +163,7 @@ inline Abs mul_zeta(const Abs& a, std::int16_t z, std::int16_t zt) {
     rec.fail(at.str() + ": |a zeta| = " + std::to_string(az) + " breaks |a zeta| < q 2^15, a in " + interval(a));
   const auto bound = static_cast<std::int32_t>((az + (std::int64_t{kQ} << 15)) >> 16);
   Abs r{-bound, bound, a.mont == kAnyMont ? kAnyMont : a.mont + c.exponent - 1, a.slot};
-  const int layer = c.layer;
-  rec.product[layer] = std::max(rec.product[layer], r.mag());
+  Record::note(rec.product, rec.product_at, c.layer, r);
   return r;
 }
 
@@ -169,7 +177,7 @@ inline Abs fqmul16(const Abs& a, const Abs& b) {
   const auto bound = static_cast<std::int32_t>((ab + (std::int64_t{kQ} << 15)) >> 16);
   const int mont = a.mont == kAnyMont || b.mont == kAnyMont ? kAnyMont : a.mont + b.mont - 1;
   Abs r{-bound, bound, mont, a.slot};
-  rec.product[0] = std::max(rec.product[0], r.mag());
+  Record::note(rec.product, rec.product_at, 0, r);
   return r;
 }
 
@@ -179,7 +187,7 @@ inline Abs barrett_reduce(const Abs& a) {
   constexpr std::int32_t kHalf = (kQ - 1) / 2;
   Abs r{-kHalf, kHalf, a.mont, a.slot};
   if (a.mag() <= kHalf) r = a;  // Barrett leaves these values unchanged (checked in the scalar proof)
-  rec.reduced[rec.layer] = std::max(rec.reduced[rec.layer], r.mag());
+  Record::note(rec.reduced, rec.reduced_at, rec.layer, r);
   return r;
 }
 

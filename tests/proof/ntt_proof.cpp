@@ -60,6 +60,20 @@ std::string failures_of(const Record& rec) {
   return s.str();
 }
 
+/// The larger of two recorded kinds at a layer, and the coefficient where it was reached.
+struct Peak {
+  std::int32_t value;
+  int at;
+};
+Peak peak(const std::array<std::int32_t, 8>& a, const std::array<int, 8>& a_at, const std::array<std::int32_t, 8>& b,
+          const std::array<int, 8>& b_at, int layer) {
+  return a[layer] >= b[layer] ? Peak{a[layer], a_at[layer]} : Peak{b[layer], b_at[layer]};
+}
+std::string layer_failure(int layer, const Peak& p, std::int32_t bound) {
+  return "layer " + std::to_string(layer) + ", coefficient " + std::to_string(p.at) + ": " + std::to_string(p.value) +
+         " breaks the layer's bound <= " + std::to_string(bound);
+}
+
 /// One abstract run of a plan: its record and its output.
 struct PlanRun {
   std::string plan;
@@ -103,10 +117,8 @@ TEST(ProofNtt, EveryForwardPlanWithinItsBounds) {
   for (PlanRun& run : runs) {
     Record& rec = run.rec;
     for (int m = 1; m <= 7; ++m) {
-      const std::int32_t after = std::max(rec.sum[m], rec.diff[m]);
-      if (after > kAfter[m] || after >= (m + 1) * kQ)
-        rec.fail("layer " + std::to_string(m) + ": bound " + std::to_string(after) + " breaks <= " +
-                 std::to_string(kAfter[m]));
+      const Peak after = peak(rec.sum, rec.sum_at, rec.diff, rec.diff_at, m);
+      if (after.value > kAfter[m] || after.value >= (m + 1) * kQ) rec.fail(layer_failure(m, after, kAfter[m]));
     }
     check_output(rec, run.out, std::min(kAfter[7], 5 * kQ - 1), "|a_i| <= 16180 < 5q", 0);
     // ntt_ref's Barrett reduction after the transform: |f^_i| <= (q-1)/2.
@@ -139,11 +151,12 @@ TEST(ProofNtt, EveryInversePlanWithinItsBounds) {
     Record& rec = run.rec;
     for (int m = 1; m <= 7; ++m) {
       const bool reduced = m == 5 || m == 2;
-      const std::int32_t after = std::max(rec.product[m], reduced ? rec.reduced[m] : rec.sum[m]);
-      if (after > kAfter[m])
-        rec.fail("layer " + std::to_string(m) + ": bound " + std::to_string(after) + " breaks <= " +
-                 std::to_string(kAfter[m]));
-      if (rec.diff[m] >= 8 * kQ) rec.fail("layer " + std::to_string(m) + ": a difference breaks < 8q");
+      const Peak after = reduced ? peak(rec.product, rec.product_at, rec.reduced, rec.reduced_at, m)
+                                 : peak(rec.product, rec.product_at, rec.sum, rec.sum_at, m);
+      if (after.value > kAfter[m]) rec.fail(layer_failure(m, after, kAfter[m]));
+      if (rec.diff[m] >= 8 * kQ)
+        rec.fail("layer " + std::to_string(m) + ", coefficient " + std::to_string(rec.diff_at[m]) + ": difference " +
+                 std::to_string(rec.diff[m]) + " breaks < 8q");
       if (reduced != (rec.reduced[m] > 0)) rec.fail("layer " + std::to_string(m) + ": Barrett reduction where none is documented, or none where one is");
     }
     check_output(rec, run.out, 1747, "|a_i| <= 1747 < q", 0);
