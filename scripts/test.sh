@@ -8,7 +8,7 @@
 #                                -fno-sanitize-recover=all (g++), whole suite (the valgrind
 #                                tests are left out: valgrind and ASan do not mix; so are the
 #                                10000-iteration CCTV runs, whose code paths the 100-iteration
-#                                ones cover)
+#                                ones cover, and the docs, man, completion and interop labels)
 #   scripts/test.sh --fuzz       build-fuzz/: clang, libFuzzer targets, each run for
 #                                PQKEM_FUZZ_SECONDS (default 20) from its seed corpus (label fuzz);
 #                                the tests are built too (not run), so that clang compiles
@@ -84,6 +84,11 @@ case "$mode" in
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     # The 10000-iteration CCTV runs would take about 4 minutes of CI (2 cores) under ASan.
     with_excluded -E --exclude-regex CctvAccumulatedLong "$@"
+    set -- "${ARGS[@]}"
+    # The documentation's tests (labels docs, man, completion: about 5 minutes of test time under
+    # the sanitizers) and the wire format against hpke-js (interop) check nothing the sanitizers
+    # see that the cli tests do not; the normal build runs them.
+    with_excluded -LE --label-exclude '^(docs|man|completion|interop)$' "$@"
     set -- "${ARGS[@]}"
     ;;
   cross)
