@@ -8,6 +8,8 @@
 // on the contract and that there is one just outside it (the checker can fail).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -16,6 +18,7 @@
 #include "mlkem/encoding.hpp"
 #include "mlkem/ntt_code.hpp"
 #include "mlkem/reduce.hpp"
+#include "mlkem/sampling.hpp"
 #include "ntt_domain.hpp"
 
 namespace pqkem::mlkem {
@@ -148,6 +151,38 @@ TEST(ProofScalar, ToMontOnEveryInt16) {
     ASSERT_EQ(mod_q(r), mod_q(a * std::int64_t{kMontR})) << a;
     ASSERT_LT(std::abs(r), kQ) << a;
   }
+}
+
+/// SamplePolyCBD_eta (sampling.hpp, "Out: |f_i| <= eta"): coefficient i reads bits 2 eta i ..
+/// 2 eta i + 2 eta - 1 and is their first eta bits' sum minus the last eta bits' sum (FIPS 203,
+/// Algorithm 8). Every coefficient value of 2 eta bits at every position, with its neighbours at
+/// other values: 2^(2 eta) inputs, coefficient i of input v holding v + 5 i mod 2^(2 eta).
+template <int Eta>
+Counterexample check_cbd() {
+  constexpr int kBits = 2 * Eta;
+  for (int v = 0; v < (1 << kBits); ++v) {
+    std::array<std::uint8_t, 64 * Eta> bytes{};
+    std::array<int, kN> value{};
+    for (int i = 0; i < kN; ++i) {
+      value[i] = (v + 5 * i) & ((1 << kBits) - 1);
+      for (int b = 0; b < kBits; ++b)
+        if ((value[i] >> b) & 1) bytes[(kBits * i + b) / 8] |= static_cast<std::uint8_t>(1 << ((kBits * i + b) % 8));
+    }
+    const Poly f = sample_poly_cbd_ref<Eta>(bytes);
+    for (int i = 0; i < kN; ++i) {
+      const int want = std::popcount(static_cast<unsigned>(value[i] & ((1 << Eta) - 1))) -
+                       std::popcount(static_cast<unsigned>(value[i] >> Eta));
+      if (f.c[i] != want || std::abs(f.c[i]) > Eta)
+        return "SamplePolyCBD_" + std::to_string(Eta) + ": coefficient " + std::to_string(i) + " of bits " +
+               std::to_string(value[i]) + " = " + std::to_string(f.c[i]) + ", want " + std::to_string(want);
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(ProofScalar, SamplePolyCbdEveryCoefficientValueAtEveryPosition) {
+  EXPECT_EQ(check_cbd<2>(), std::nullopt);
+  EXPECT_EQ(check_cbd<3>(), std::nullopt);
 }
 
 // Compress_d / Decompress_d for every d and every input: round(2^d x / q) mod 2^d and
