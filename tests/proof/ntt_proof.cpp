@@ -81,29 +81,22 @@ struct PlanRun {
   AbsPoly out;
 };
 
-/// Every forward plan on inputs |a_i| <= in_bound, R^0.
-std::vector<PlanRun> run_forward_plans(std::int32_t in_bound) {
-  std::vector<PlanRun> runs;
-  auto one = [&]<class P>() {
-    PlanRun& run = runs.emplace_back();
-    run.plan = P::kName;
-    run.rec.where = "plan " + run.plan + ", forward";
-    run.out = inputs(in_bound, 0);
-    recording(run.rec, [&] { P::forward_on(run.out.c.data()); });
-  };
-  ntt_code::for_each_ntt_plan(one);
-  return runs;
-}
+enum class Direction { forward, inverse };
 
-/// Every inverse plan on inputs |a_i| <= in_bound, times R^mont.
-std::vector<PlanRun> run_inverse_plans(std::int32_t in_bound, int mont) {
+/// Every plan in one direction on inputs |a_i| <= in_bound, times R^mont.
+std::vector<PlanRun> run_plans(Direction dir, std::int32_t in_bound, int mont) {
   std::vector<PlanRun> runs;
   auto one = [&]<class P>() {
     PlanRun& run = runs.emplace_back();
     run.plan = P::kName;
-    run.rec.where = "plan " + run.plan + ", inverse";
+    run.rec.where = "plan " + run.plan + (dir == Direction::forward ? ", forward" : ", inverse");
     run.out = inputs(in_bound, mont);
-    recording(run.rec, [&] { P::inverse_on(run.out.c.data()); });
+    recording(run.rec, [&] {
+      if (dir == Direction::forward)
+        P::forward_on(run.out.c.data());
+      else
+        P::inverse_on(run.out.c.data());
+    });
   };
   ntt_code::for_each_ntt_plan(one);
   return runs;
@@ -112,7 +105,7 @@ std::vector<PlanRun> run_inverse_plans(std::int32_t in_bound, int mont) {
 TEST(ProofNtt, EveryForwardPlanWithinItsBounds) {
   // ntt.hpp: "In: |a_i| < q. Out: |a_i| <= 16180 < 5q"; the bounds after layers 1..7 (index).
   constexpr std::array<std::int32_t, 8> kAfter = {0, 5030, 6810, 8539, 10401, 12296, 14164, 16180};
-  std::vector<PlanRun> runs = run_forward_plans(kQ - 1);
+  std::vector<PlanRun> runs = run_plans(Direction::forward, kQ - 1, 0);
   ASSERT_EQ(runs.size(), 44u);
   for (PlanRun& run : runs) {
     Record& rec = run.rec;
@@ -145,7 +138,7 @@ TEST(ProofNtt, EveryInversePlanWithinItsBounds) {
   // 3, 2 (reduced), 1: 6656, 13312, 2315, 4257, 8289, 2036, 3788; every difference < 8q. Its
   // input is the output of MultiplyNTTs (R^-1); it multiplies by R.
   constexpr std::array<std::int32_t, 8> kAfter = {0, 3788, 2036, 8289, 4257, 2315, 13312, 6656};  // index = layer
-  std::vector<PlanRun> runs = run_inverse_plans(kQ - 1, -1);
+  std::vector<PlanRun> runs = run_plans(Direction::inverse, kQ - 1, -1);
   ASSERT_EQ(runs.size(), 44u);
   for (PlanRun& run : runs) {
     Record& rec = run.rec;
@@ -217,7 +210,7 @@ TEST(ProofNtt, MultiplyNttsAccumulatesUpToTheCallersK) {
 // The checks can fail, and say where: a widened input bound breaks a named layer of every plan.
 TEST(ProofNtt, AWidenedInputBoundFailsAndNamesPlanLayerCoefficientsAndBound) {
   // Inverse on |a_i| < 4q: the layer-6 sums reach 16q, past int16.
-  const std::vector<PlanRun> inv = run_inverse_plans(4 * kQ - 1, -1);
+  const std::vector<PlanRun> inv = run_plans(Direction::inverse, 4 * kQ - 1, -1);
   for (const PlanRun& run : inv) {
     ASSERT_GT(run.rec.failure_count, 0) << run.plan;
     const std::string first = run.rec.failures.front();
@@ -229,7 +222,7 @@ TEST(ProofNtt, AWidenedInputBoundFailsAndNamesPlanLayerCoefficientsAndBound) {
   std::cout << "widened inverse input, first failure: " << inv[0].rec.failures.front() << "\n";
   // Forward on any int16: the first layer's differences overflow. (Inputs below 2q would still
   // be fine: the forward NTT has that much headroom.)
-  const std::vector<PlanRun> fwd = run_forward_plans(INT16_MAX);
+  const std::vector<PlanRun> fwd = run_plans(Direction::forward, INT16_MAX, 0);
   for (const PlanRun& run : fwd) {
     ASSERT_GT(run.rec.failure_count, 0) << run.plan;
     EXPECT_NE(run.rec.failures.front().find("plan " + run.plan + ", forward: layer 1, coefficients 0 and 128: difference in "
