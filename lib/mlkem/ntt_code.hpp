@@ -19,7 +19,7 @@
 
 namespace pqkem::mlkem::ntt_code {
 // Internal linkage, as when this code was ntt.cpp's own: with external linkage (COMDAT
-// templates) GCC 12 inlines the passes differently and ntt.cpp's object code grows by a fifth.
+// templates) GCC 12 inlines the passes differently, and ntt.cpp compiles to other code.
 namespace {  // NOLINT(google-build-namespaces, cert-dcl59-cpp): included by ntt.cpp and tests only
 
 constexpr std::array<std::int16_t, 128> kZ = std::to_array(kZetaTable.z);  // constants.hpp
